@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Command-line parsing for notickctl, kept free of side effects on the
+ * system so that the host unit tests can exercise it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "notickctl.h"
+
+int nt_parse_uint(const char *s, long max, long *out)
+{
+	unsigned long long v = 0;
+	const char *p;
+
+	if (!s || !*s)
+		return -1;
+	for (p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		v = v * 10 + (unsigned long long)(*p - '0');
+		if (v > (unsigned long long)max)
+			return -1;
+	}
+	*out = (long)v;
+	return 0;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return NT_EXIT_FAILURE;
+}
+
+static const struct option longopts[] = {
+	{ "cpu",	required_argument, NULL, 'c' },
+	{ "pid",	required_argument, NULL, 'p' },
+	{ "reset",	required_argument, NULL, 'r' },
+	{ "all-tasks",	no_argument,       NULL, 'a' },
+	{ "report",	no_argument,       NULL, 'R' },
+	{ "json",	no_argument,       NULL, 'j' },
+	{ "output",	required_argument, NULL, 'o' },
+	{ "help",	no_argument,       NULL, 'h' },
+	{ "version",	no_argument,       NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* "+" stops at the first non-option: the program or "status". */
+static const char shortopts[] = "+:c:p:r:aRjo:hV";
+
+/* Name of the option that getopt_long() stopped on, for messages. */
+static const char *optname(char **argv, int c)
+{
+	static char buf[8];
+	const char *arg = argv[optind - 1];
+
+	if (arg && arg[0] == '-' && arg[1] == '-')
+		return arg;
+	snprintf(buf, sizeof(buf), "-%c", c ? c : '?');
+	return buf;
+}
+
+/* One getopt pass; *ended_by_dashdash tells whether "--" stopped it. */
+static int parse_pass(int argc, char **argv, struct nt_opts *o,
+		      int *seen_pid, char *err, size_t errlen)
+{
+	long v;
+	int c;
+
+	optind = 0;	/* full re-initialisation (glibc) */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (o->cpu >= 0)
+				return fail(err, errlen, "--cpu given twice");
+			if (nt_parse_uint(optarg, INT_MAX, &v))
+				return fail(err, errlen,
+					    "invalid CPU number: '%s'", optarg);
+			o->cpu = (int)v;
+			break;
+		case 'p':
+		case 'r':
+			if (*seen_pid)
+				return fail(err, errlen,
+					    "only one of --pid and --reset, once");
+			if (nt_parse_uint(optarg, INT_MAX, &v) || v == 0)
+				return fail(err, errlen,
+					    "invalid PID: '%s'", optarg);
+			*seen_pid = c;
+			o->pid = (pid_t)v;
+			break;
+		case 'a':
+			o->all_tasks = 1;
+			break;
+		case 'R':
+			o->report = 1;
+			break;
+		case 'j':
+			o->json = 1;
+			break;
+		case 'o':
+			if (!*optarg)
+				return fail(err, errlen, "empty --output file name");
+			o->output = optarg;
+			break;
+		case 'h':
+			o->mode = NT_MODE_HELP;
+			return 0;
+		case 'V':
+			o->mode = NT_MODE_VERSION;
+			return 0;
+		case ':':
+			return fail(err, errlen, "option '%s' requires an argument",
+				    optname(argv, optopt));
+		default:
+			if (optopt)
+				return fail(err, errlen, "invalid option -- '%c'",
+					    optopt);
+			return fail(err, errlen, "unrecognized option '%s'",
+				    argv[optind - 1]);
+		}
+	}
+	return 0;
+}
+
+int nt_parse_options(int argc, char **argv, struct nt_opts *o,
+		     char *err, size_t errlen)
+{
+	int seen_pid = 0, rc, first;
+	int dashdash;
+
+	memset(o, 0, sizeof(*o));
+	o->cpu = -1;
+	if (errlen)
+		err[0] = '\0';
+	if (argc < 1)
+		return fail(err, errlen, "no arguments");
+
+	rc = parse_pass(argc, argv, o, &seen_pid, err, errlen);
+	if (rc || o->mode == NT_MODE_HELP || o->mode == NT_MODE_VERSION)
+		return rc;
+
+	first = optind;
+	dashdash = first > 1 && strcmp(argv[first - 1], "--") == 0;
+
+	if (first < argc && !dashdash && strcmp(argv[first], "status") == 0) {
+		/* "status [--json]": parse what follows "status". */
+		struct nt_opts sub;
+		int sub_seen = 0;
+
+		memset(&sub, 0, sizeof(sub));
+		sub.cpu = -1;
+		rc = parse_pass(argc - first, argv + first, &sub, &sub_seen,
+				err, errlen);
+		if (rc)
+			return rc;
+		if (sub.mode == NT_MODE_HELP || sub.mode == NT_MODE_VERSION) {
+			o->mode = sub.mode;
+			return 0;
+		}
+		if (optind < argc - first)
+			return fail(err, errlen,
+				    "unexpected argument after status: '%s'",
+				    argv[first + optind]);
+		if (o->cpu >= 0 || sub.cpu >= 0 || seen_pid || sub_seen ||
+		    o->all_tasks || sub.all_tasks || o->report || sub.report ||
+		    o->output || sub.output)
+			return fail(err, errlen,
+				    "status accepts only --json");
+		o->mode = NT_MODE_STATUS;
+		o->json = o->json || sub.json;
+		return 0;
+	}
+
+	if (seen_pid) {
+		const char *name = seen_pid == 'p' ? "--pid" : "--reset";
+
+		if (first < argc)
+			return fail(err, errlen,
+				    "%s takes no program: unexpected '%s'",
+				    name, argv[first]);
+		if (o->report || o->json || o->output)
+			return fail(err, errlen,
+				    "--report, --json and --output apply only when running a program");
+		if (seen_pid == 'r' && o->cpu >= 0)
+			return fail(err, errlen, "--reset does not take --cpu");
+		o->mode = seen_pid == 'p' ? NT_MODE_PID : NT_MODE_RESET;
+		return 0;
+	}
+
+	if (first >= argc)
+		return fail(err, errlen, "no program given");
+	if (o->all_tasks)
+		return fail(err, errlen,
+			    "--all-tasks applies only to --pid and --reset");
+	if ((o->json || o->output) && !o->report)
+		return fail(err, errlen,
+			    "--json and --output need --report (or status)");
+	if (!argv[first][0])
+		return fail(err, errlen, "empty program name");
+	o->mode = NT_MODE_RUN;
+	o->prog_argc = argc - first;
+	o->prog_argv = argv + first;
+	return 0;
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Access to /proc and /sys.  All paths go through nt_path() so that the
+ * host tests can point the tool at a fake tree with NOTICKCTL_ROOT.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "notickctl.h"
+
+char *nt_path(char *buf, size_t len, const char *fmt, ...)
+{
+	const char *root = getenv("NOTICKCTL_ROOT");
+	size_t off = 0;
+	va_list ap;
+
+	if (root && *root) {
+		snprintf(buf, len, "%s", root);
+		off = strlen(buf);
+	}
+	va_start(ap, fmt);
+	if (off < len)
+		vsnprintf(buf + off, len - off, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+char *nt_read_file(const char *path)
+{
+	size_t cap = 4096, len = 0;
+	char *buf, *nbuf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = malloc(cap);
+	if (!buf)
+		goto fail;
+	for (;;) {
+		ssize_t n;
+
+		if (cap - len < 2) {
+			nbuf = realloc(buf, cap * 2);
+			if (!nbuf)
+				goto fail;
+			buf = nbuf;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	close(fd);
+	return buf;
+fail:
+	free(buf);
+	close(fd);
+	return NULL;
+}
+
+int nt_read_u64(unsigned long long *val, const char *fmt, ...)
+{
+	char rel[256], path[4096];
+	unsigned long long v;
+	char *text, *end;
+	va_list ap;
+	int rc = -1;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	text = nt_read_file(nt_path(path, sizeof(path), "%s", rel));
+	if (!text)
+		return -1;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (end != text && errno == 0 && text[0] != '-' &&
+	    (*end == '\0' || *end == '\n')) {
+		*val = v;
+		rc = 0;
+	}
+	free(text);
+	return rc;
+}
+
+int nt_kernel_supported(void)
+{
+	char path[4096];
+
+	nt_path(path, sizeof(path), "/proc/sys/kernel/sched_notick_grace_us");
+	return access(path, F_OK) == 0;
+}
+
+int nt_read_cpulist(const char *name, cpu_set_t *set)
+{
+	char path[4096];
+	char *text;
+	int rc;
+
+	text = nt_read_file(nt_path(path, sizeof(path),
+				    "/sys/devices/system/cpu/%s", name));
+	if (!text)
+		return -1;
+	rc = cpulist_parse(text, set);
+	free(text);
+	return rc;
+}
+
+void nt_read_cpu_notick(int cpu, struct nt_cpu_notick *st)
+{
+	const char *dir = "/sys/devices/system/cpu/cpu%d/notick";
+	unsigned long long v;
+	char path[4096], rel[128];
+	char *text;
+
+	memset(st, 0, sizeof(*st));
+	st->pid = -1;
+	snprintf(rel, sizeof(rel), dir, cpu);
+	if (access(nt_path(path, sizeof(path), "%s", rel), F_OK) != 0)
+		return;
+	st->present = 1;
+	if (nt_read_u64(&v, "%s/pid", rel) == 0)
+		st->pid = (long)v;
+	text = nt_read_file(nt_path(path, sizeof(path), "%s/tick", rel));
+	if (text) {
+		text[strcspn(text, "\n")] = '\0';
+		snprintf(st->tick, sizeof(st->tick), "%s", text);
+		free(text);
+	}
+	st->have_counters =
+		nt_read_u64(&st->tick_stops, "%s/tick_stops", rel) == 0 &&
+		nt_read_u64(&st->tick_restarts, "%s/tick_restarts", rel) == 0 &&
+		nt_read_u64(&st->yields, "%s/yields", rel) == 0;
+}

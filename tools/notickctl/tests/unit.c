@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests for notickctl: option parsing, CPU lists, /proc
+ * parsing and report/status formatting.  Prints TAP; exits 1 on failure.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "notickctl.h"
+
+static int tests_run, tests_failed;
+
+static void __attribute__((format(printf, 2, 3)))
+ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	tests_run++;
+	if (!cond)
+		tests_failed++;
+	printf("%s %d - ", cond ? "ok" : "not ok", tests_run);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* ---- option parsing ---- */
+
+#define MAXARGS 16
+
+/* Parse a NULL-terminated list of arguments (argv[0] is added). */
+static int parse(struct nt_opts *o, char *err, ...)
+{
+	static char *argv[MAXARGS + 2];
+	static char store[MAXARGS + 1][64];
+	va_list ap;
+	const char *a;
+	int argc = 0;
+
+	strcpy(store[0], "notickctl");
+	argv[argc] = store[argc];
+	argc++;
+	va_start(ap, err);
+	while ((a = va_arg(ap, const char *)) && argc <= MAXARGS) {
+		snprintf(store[argc], sizeof(store[argc]), "%s", a);
+		argv[argc] = store[argc];
+		argc++;
+	}
+	va_end(ap);
+	argv[argc] = NULL;
+	return nt_parse_options(argc, argv, o, err, 256);
+}
+
+static void test_options(void)
+{
+	struct nt_opts o;
+	char err[256];
+	long v;
+	int rc;
+
+	rc = parse(&o, err, "--cpu", "3", "--", "./app", "a", "b", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_RUN && o.cpu == 3 &&
+	   o.prog_argc == 3 && !strcmp(o.prog_argv[0], "./app") &&
+	   !strcmp(o.prog_argv[2], "b") && o.prog_argv[3] == NULL &&
+	   !o.report, "options: --cpu 3 -- ./app a b");
+
+	rc = parse(&o, err, "-c", "2", "app", "-x", "--cpu", "1", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_RUN && o.cpu == 2 &&
+	   o.prog_argc == 4 && !strcmp(o.prog_argv[1], "-x"),
+	   "options: options after the program belong to the program");
+
+	rc = parse(&o, err, "app", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_RUN && o.cpu == -1,
+	   "options: no --cpu leaves cpu unset (-1)");
+
+	rc = parse(&o, err, "--pid", "123", "--cpu", "2", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_PID && o.pid == 123 && o.cpu == 2 &&
+	   !o.all_tasks, "options: --pid 123 --cpu 2");
+
+	rc = parse(&o, err, "-a", "-p", "77", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_PID && o.pid == 77 && o.all_tasks,
+	   "options: -a -p 77");
+
+	rc = parse(&o, err, "--reset", "5", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_RESET && o.pid == 5,
+	   "options: --reset 5");
+
+	rc = parse(&o, err, "--all-tasks", "-r", "5", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_RESET && o.all_tasks,
+	   "options: --all-tasks --reset");
+
+	rc = parse(&o, err, "--reset", "5", "--cpu", "1", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "--reset does not take --cpu"),
+	   "options: --reset with --cpu is refused (%s)", err);
+
+	rc = parse(&o, err, "--pid", "1", "--reset", "2", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "--pid and --reset"),
+	   "options: --pid with --reset is refused (%s)", err);
+
+	rc = parse(&o, err, "--cpu", "abc", "app", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "invalid CPU number: 'abc'"),
+	   "options: --cpu abc is refused (%s)", err);
+
+	rc = parse(&o, err, "--cpu", "-1", "app", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "invalid CPU"),
+	   "options: --cpu -1 is refused");
+
+	rc = parse(&o, err, "--cpu", "", "app", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "invalid CPU"),
+	   "options: empty --cpu is refused");
+
+	rc = parse(&o, err, "--cpu", "99999999999999999999", "app", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "invalid CPU"),
+	   "options: --cpu overflow is refused");
+
+	rc = parse(&o, err, "--cpu", "1", "--cpu", "2", "app", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "twice"),
+	   "options: --cpu twice is refused");
+
+	rc = parse(&o, err, "--pid", "0", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "invalid PID: '0'"),
+	   "options: --pid 0 is refused");
+
+	rc = parse(&o, err, "--pid", "12x", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "invalid PID"),
+	   "options: --pid 12x is refused");
+
+	rc = parse(&o, err, "--pid", "5", "app", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "takes no program"),
+	   "options: --pid with a program is refused");
+
+	rc = parse(&o, err, "--pid", "5", "--report", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "only when running a program"),
+	   "options: --pid with --report is refused");
+
+	rc = parse(&o, err, "status", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_STATUS && !o.json,
+	   "options: status");
+
+	rc = parse(&o, err, "status", "--json", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_STATUS && o.json,
+	   "options: status --json");
+
+	rc = parse(&o, err, "-j", "status", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_STATUS && o.json,
+	   "options: -j status");
+
+	rc = parse(&o, err, "--", "status", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_RUN && !strcmp(o.prog_argv[0], "status"),
+	   "options: -- status runs a program called status");
+
+	rc = parse(&o, err, "status", "--cpu", "1", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "status accepts only --json"),
+	   "options: status --cpu is refused");
+
+	rc = parse(&o, err, "status", "extra", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "unexpected argument"),
+	   "options: status extra is refused");
+
+	rc = parse(&o, err, NULL);
+	ok(rc == NT_EXIT_FAILURE && !strcmp(err, "no program given"),
+	   "options: no arguments is a usage error");
+
+	rc = parse(&o, err, "--cpu", "1", NULL);
+	ok(rc == NT_EXIT_FAILURE && !strcmp(err, "no program given"),
+	   "options: --cpu without a program is a usage error");
+
+	rc = parse(&o, err, "--json", "app", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "need --report"),
+	   "options: --json without --report is refused");
+
+	rc = parse(&o, err, "--report", "--json", "-o", "out.json", "app",
+		   NULL);
+	ok(rc == 0 && o.mode == NT_MODE_RUN && o.report && o.json &&
+	   o.output && !strcmp(o.output, "out.json"),
+	   "options: --report --json -o out.json app");
+
+	rc = parse(&o, err, "--all-tasks", "app", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "--all-tasks applies only"),
+	   "options: --all-tasks with a program is refused");
+
+	rc = parse(&o, err, "--bogus", NULL);
+	ok(rc == NT_EXIT_FAILURE &&
+	   !strcmp(err, "unrecognized option '--bogus'"),
+	   "options: unknown long option (%s)", err);
+
+	rc = parse(&o, err, "-x", "app", NULL);
+	ok(rc == NT_EXIT_FAILURE && !strcmp(err, "invalid option -- 'x'"),
+	   "options: unknown short option (%s)", err);
+
+	rc = parse(&o, err, "app", "--cpu", NULL);
+	ok(rc == 0, "options: a trailing option of the program is not ours");
+
+	rc = parse(&o, err, "--cpu", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "requires an argument"),
+	   "options: --cpu without value (%s)", err);
+
+	rc = parse(&o, err, "-c", NULL);
+	ok(rc == NT_EXIT_FAILURE && !strcmp(err, "option '-c' requires an argument"),
+	   "options: -c without value (%s)", err);
+
+	rc = parse(&o, err, "--help", "--bogus", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_HELP, "options: --help");
+
+	rc = parse(&o, err, "-V", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_VERSION, "options: -V");
+
+	rc = parse(&o, err, "status", "-h", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_HELP, "options: status -h is help");
+
+	/* getopt state must not leak from one call into the next. */
+	parse(&o, err, "-c", "1", "x", NULL);
+	rc = parse(&o, err, "-c", "4", "y", NULL);
+	ok(rc == 0 && o.cpu == 4 && !strcmp(o.prog_argv[0], "y"),
+	   "options: repeated parsing starts afresh");
+
+	ok(nt_parse_uint("007", 100, &v) == 0 && v == 7,
+	   "parse_uint: leading zeros");
+	ok(nt_parse_uint("101", 100, &v) == -1, "parse_uint: above max");
+	ok(nt_parse_uint("+1", 100, &v) == -1 && nt_parse_uint(" 1", 100, &v) == -1,
+	   "parse_uint: sign and blanks refused");
+}
+
+/* ---- CPU lists ---- */
+
+static void test_cpulist(void)
+{
+	cpu_set_t *s = cpuset_alloc();
+	char buf[64], small[8];
+	size_t sz = cpuset_size();
+	int i, okay;
+
+	ok(cpulist_parse("0-3,5\n", s) == 0 && cpuset_count(s) == 5 &&
+	   CPU_ISSET_S(3, sz, s) && !CPU_ISSET_S(4, sz, s) &&
+	   CPU_ISSET_S(5, sz, s), "cpulist: 0-3,5 with newline");
+	ok(cpulist_parse("7", s) == 0 && cpuset_count(s) == 1 &&
+	   cpuset_first(s) == 7, "cpulist: single CPU");
+	ok(cpulist_parse("", s) == 0 && cpuset_count(s) == 0 &&
+	   cpuset_first(s) == -1, "cpulist: empty list");
+	ok(cpulist_parse("\n", s) == 0 && cpuset_count(s) == 0,
+	   "cpulist: newline only");
+	ok(cpulist_parse("8191", s) == 0 && cpuset_first(s) == 8191,
+	   "cpulist: highest CPU");
+	okay = 1;
+	{
+		static const char *const bad[] = {
+			"3-1", "1,,2", "a", "1-", "-1", "1 2", "1,", "8192",
+			"0-8192", "1\n2", "99999999999999999999",
+		};
+
+		for (i = 0; i < (int)(sizeof(bad) / sizeof(bad[0])); i++) {
+			CPU_SET_S(1, sz, s);
+			if (cpulist_parse(bad[i], s) != -1 ||
+			    cpuset_count(s) != 0) {
+				diag("accepted bad list '%s'", bad[i]);
+				okay = 0;
+			}
+		}
+	}
+	ok(okay, "cpulist: malformed lists are refused and leave the set empty");
+
+	cpulist_parse("0,1,2,3,5,7,8", s);
+	ok(!strcmp(cpulist_format(s, buf, sizeof(buf)), "0-3,5,7-8"),
+	   "cpulist: format ranges (%s)", buf);
+	CPU_ZERO_S(sz, s);
+	ok(!strcmp(cpulist_format(s, buf, sizeof(buf)), ""),
+	   "cpulist: format empty");
+	cpulist_parse("1,3,5,7,9,11,13", s);
+	cpulist_format(s, small, sizeof(small));
+	ok(strlen(small) == sizeof(small) - 1 &&
+	   !strcmp(small + strlen(small) - 3, "..."),
+	   "cpulist: truncated format ends with ... (%s)", small);
+	okay = 1;
+	for (i = 0; i < 40; i++) {
+		char in[16], out[64];
+
+		snprintf(in, sizeof(in), "%d-%d", i, i + i % 5);
+		cpulist_parse(in, s);
+		cpulist_format(s, out, sizeof(out));
+		if (i % 5 == 0 ? atoi(out) != i || strchr(out, '-') :
+		    strcmp(in, out))
+			okay = 0;
+	}
+	ok(okay, "cpulist: parse/format round trip");
+	cpuset_free(s);
+}
+
+/* ---- /proc parsing and reports ---- */
+
+static const char interrupts_before[] =
+	"           CPU0       CPU1       \n"
+	"  0:         44          0   IO-APIC   2-edge      timer\n"
+	"  4:          3        120   IO-APIC   4-edge      ttyS0\n"
+	"NMI:          0          0   Non-maskable interrupts\n"
+	"LOC:      25000       2500   Local timer interrupts\n"
+	"RES:         10          7   Rescheduling interrupts\n"
+	"CAL:          5 4294967290   Function call interrupts\n"
+	"ERR:          0\n"
+	"MIS:          0\n";
+
+static const char interrupts_after[] =
+	"           CPU0       CPU1       \n"
+	"  0:         44          0   IO-APIC   2-edge      timer\n"
+	"  4:          3        125   IO-APIC   4-edge      ttyS0\n"
+	"NMI:          0          0   Non-maskable interrupts\n"
+	"LOC:      26000       2503   Local timer interrupts\n"
+	"RES:         10          9   Rescheduling interrupts\n"
+	"CAL:          5          4   Function call interrupts\n"
+	"TLB:          0          1   TLB shootdowns\n"
+	"ERR:          0\n"
+	"MIS:          0\n";
+
+static const char softirqs_before[] =
+	"                    CPU0       CPU1       \n"
+	"          HI:          0          0\n"
+	"       TIMER:        100         10\n"
+	"      NET_RX:          1          0\n"
+	"         RCU:        300         30\n";
+
+static const char softirqs_after[] =
+	"                    CPU0       CPU1       \n"
+	"          HI:          0          0\n"
+	"       TIMER:        200         11\n"
+	"      NET_RX:          1          0\n"
+	"         RCU:        400         33\n";
+
+static const struct nt_counter *find(const struct nt_counters *c,
+				     const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i].name, name))
+			return &c->v[i];
+	return NULL;
+}
+
+static unsigned long long val(const struct nt_counters *c, const char *name)
+{
+	const struct nt_counter *x = find(c, name);
+
+	return x ? x->value : ~0ULL;
+}
+
+static char *capture_report(const struct nt_report *r, int json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	if (json)
+		nt_report_print_json(f, r);
+	else
+		nt_report_print_text(f, r);
+	fclose(f);
+	return buf;
+}
+
+static void test_proc_parsing(void)
+{
+	struct nt_counters b = { 0 }, a = { 0 }, d = { 0 };
+	unsigned long long v1 = 0, v2 = 0;
+	int rc;
+
+	rc = nt_parse_interrupts(interrupts_before, 1, &b);
+	ok(rc == 0 && b.n == 6,
+	   "interrupts: parses per-CPU lines, skips ERR and MIS (n=%zu)", b.n);
+	ok(val(&b, "LOC") == 2500 && val(&b, "4") == 120 &&
+	   val(&b, "CAL") == 4294967290ULL, "interrupts: CPU1 column values");
+	ok(find(&b, "0") && !strcmp(find(&b, "0")->desc, "IO-APIC 2-edge timer"),
+	   "interrupts: description with blanks collapsed");
+	ok(find(&b, "ERR") == NULL && find(&b, "MIS") == NULL,
+	   "interrupts: ERR and MIS are not per-CPU");
+	nt_counters_free(&b);
+
+	ok(nt_parse_interrupts(interrupts_before, 0, &b) == 0 &&
+	   val(&b, "LOC") == 25000, "interrupts: CPU0 column");
+	nt_counters_free(&b);
+
+	ok(nt_parse_interrupts(interrupts_before, 2, &b) == -1 && b.n == 0,
+	   "interrupts: CPU without a column is an error");
+
+	ok(nt_parse_interrupts("      CPU0       CPU2\n"
+			       "LOC:    5     9   Local timer interrupts\n",
+			       2, &b) == 0 && val(&b, "LOC") == 9,
+	   "interrupts: column found by name when a CPU is offline");
+	nt_counters_free(&b);
+
+	ok(nt_parse_interrupts("      CPU0       CPU1\n"
+			       "LOC    5     9   Local timer interrupts\n",
+			       1, &b) == -1,
+	   "interrupts: line without colon is malformed");
+	ok(nt_parse_interrupts("garbage\nLOC: 1 2\n", 1, &b) == -1,
+	   "interrupts: bad header is malformed");
+	ok(nt_parse_interrupts(NULL, 1, &b) == -1, "interrupts: NULL text");
+
+	nt_parse_interrupts(interrupts_before, 1, &b);
+	nt_parse_interrupts(interrupts_after, 1, &a);
+	ok(nt_counters_diff(&b, &a, &d) == 0 && d.n == 7 &&
+	   val(&d, "LOC") == 3 && val(&d, "4") == 5 && val(&d, "RES") == 2 &&
+	   val(&d, "0") == 0 && val(&d, "TLB") == 1,
+	   "diff: deltas matched by name, new source counts from 0");
+	ok(val(&d, "CAL") == 10, "diff: 32-bit wrap-around (CAL=%llu)",
+	   val(&d, "CAL"));
+	nt_counters_free(&a);
+	nt_counters_free(&b);
+	nt_counters_free(&d);
+
+	ok(nt_parse_softirqs(softirqs_before, 1, &b) == 0 && b.n == 4 &&
+	   val(&b, "RCU") == 30 && !strcmp(find(&b, "RCU")->desc, ""),
+	   "softirqs: parse CPU1 column");
+	nt_parse_softirqs(softirqs_after, 1, &a);
+	ok(nt_counters_diff(&b, &a, &d) == 0 && val(&d, "TIMER") == 1 &&
+	   val(&d, "RCU") == 3 && val(&d, "HI") == 0,
+	   "softirqs: deltas");
+	nt_counters_free(&a);
+	nt_counters_free(&b);
+	nt_counters_free(&d);
+
+	ok(nt_parse_ctxt_switches("Name:\tapp\nvoluntary_ctxt_switches:\t12\n"
+				  "nonvoluntary_ctxt_switches:\t3\n",
+				  &v1, &v2) == 0 && v1 == 12 && v2 == 3,
+	   "status: context switches");
+	ok(nt_parse_ctxt_switches("Name:\tapp\nvoluntary_ctxt_switches:\t12\n",
+				  &v1, &v2) == -1,
+	   "status: missing field is an error");
+	ok(nt_parse_ctxt_switches("xvoluntary_ctxt_switches:\t1\n"
+				  "nonvoluntary_ctxt_switches:\t3\n", &v1,
+				  &v2) == -1,
+	   "status: field names must match at line start");
+}
+
+static void make_report(struct nt_report *r)
+{
+	struct nt_counters b, a;
+
+	memset(r, 0, sizeof(*r));
+	r->pid = 4242;
+	r->cpu = 1;
+	r->program = "./sp\"in";
+	r->exited = 1;
+	r->status = 3;
+	r->elapsed_ns = 2500000123LL;
+	r->user_us = 2400000;
+	r->system_us = 1500;
+	r->vol_cs = 2;
+	r->invol_cs = 1;
+	nt_parse_interrupts(interrupts_before, 1, &b);
+	nt_parse_interrupts(interrupts_after, 1, &a);
+	nt_counters_diff(&b, &a, &r->irqs);
+	nt_counters_free(&a);
+	nt_counters_free(&b);
+	nt_parse_softirqs(softirqs_before, 1, &b);
+	nt_parse_softirqs(softirqs_after, 1, &a);
+	nt_counters_diff(&b, &a, &r->softirqs);
+	nt_counters_free(&a);
+	nt_counters_free(&b);
+	r->have_notick = 1;
+	r->tick_stops = 4;
+	r->tick_restarts = 3;
+	r->yields = 1;
+}
+
+static void test_report_format(void)
+{
+	struct nt_report r;
+	char *t;
+
+	make_report(&r);
+	ok(nt_report_loc(&r) == 3, "report: LOC delta");
+
+	t = capture_report(&r, 0);
+	ok(t && strstr(t, "report for PID 4242 (./sp\"in) on CPU 1"),
+	   "text report: header");
+	ok(t && strstr(t, "  exit status                  3\n"),
+	   "text report: exit status");
+	ok(t && strstr(t, "  elapsed                      2.500000 s\n") &&
+	   strstr(t, "  user time                    2.400000 s\n") &&
+	   strstr(t, "  system time                  0.001500 s\n"),
+	   "text report: times");
+	ok(t && strstr(t, "  voluntary ctxt switches      2\n") &&
+	   strstr(t, "  involuntary ctxt switches    1\n"),
+	   "text report: context switches");
+	ok(t && strstr(t, "  local timer interrupts (LOC) 3\n"),
+	   "text report: local timer line");
+	ok(t && strstr(t, "  other interrupts             18\n") &&
+	   strstr(t, "    4                 5  IO-APIC 4-edge ttyS0\n") &&
+	   strstr(t, "    CAL              10  Function call interrupts\n") &&
+	   strstr(t, "    TLB               1  TLB shootdowns\n"),
+	   "text report: other interrupts by name");
+	ok(t && !strstr(t, "    NMI ") && !strstr(t, "    0 ") &&
+	   !strstr(t, "    LOC "),
+	   "text report: zero sources and LOC not listed among others");
+	ok(t && strstr(t, "  softirqs                     4\n") &&
+	   strstr(t, "    TIMER             1\n") &&
+	   strstr(t, "    RCU               3\n") && !strstr(t, "    HI "),
+	   "text report: softirqs by type");
+	ok(t && strstr(t, "  tick stops                   4\n") &&
+	   strstr(t, "  tick restarts                3\n") &&
+	   strstr(t, "  yields                       1\n"),
+	   "text report: notick counters");
+	free(t);
+
+	r.exited = 0;
+	r.status = 9;
+	r.have_notick = 0;
+	t = capture_report(&r, 0);
+	ok(t && strstr(t, "  killed by signal             9 (Killed)\n") &&
+	   !strstr(t, "exit status") && !strstr(t, "tick stops"),
+	   "text report: killed by signal, no notick counters");
+	free(t);
+
+	nt_counters_free(&r.irqs);
+	nt_counters_free(&r.softirqs);
+	make_report(&r);
+	t = capture_report(&r, 1);
+	ok(t && strstr(t, "\"pid\": 4242,\n  \"cpu\": 1,\n"
+			  "  \"program\": \"./sp\\\"in\",\n"
+			  "  \"exit_status\": 3,\n  \"signal\": null,\n"),
+	   "json report: identity, escaping and exit status");
+	ok(t && strstr(t, "\"elapsed_ns\": 2500000123,\n") &&
+	   strstr(t, "\"user_us\": 2400000,\n") &&
+	   strstr(t, "\"system_us\": 1500,\n"),
+	   "json report: times");
+	ok(t && strstr(t, "\"voluntary_ctxt_switches\": 2,\n") &&
+	   strstr(t, "\"nonvoluntary_ctxt_switches\": 1,\n") &&
+	   strstr(t, "\"local_timer_interrupts\": 3,\n") &&
+	   strstr(t, "\"other_interrupts\": 18,\n") &&
+	   strstr(t, "\"softirqs_total\": 4,\n"),
+	   "json report: totals");
+	ok(t && strstr(t, "{\"name\": \"4\", \"description\": \"IO-APIC 4-edge ttyS0\", \"count\": 5}") &&
+	   strstr(t, "{\"name\": \"NMI\", \"description\": \"Non-maskable interrupts\", \"count\": 0}") &&
+	   strstr(t, "{\"name\": \"RCU\", \"count\": 3}"),
+	   "json report: every source listed, zeros included");
+	ok(t && strstr(t, "\"notick\": {\"tick_stops\": 4, \"tick_restarts\": 3, \"yields\": 1}\n}\n"),
+	   "json report: notick counters and closing brace");
+	free(t);
+	r.exited = 0;
+	r.status = 15;
+	r.have_notick = 0;
+	t = capture_report(&r, 1);
+	ok(t && strstr(t, "\"exit_status\": null,\n  \"signal\": 15,") &&
+	   strstr(t, "\"notick\": null\n}"),
+	   "json report: signal and missing notick counters");
+	free(t);
+	nt_counters_free(&r.irqs);
+	nt_counters_free(&r.softirqs);
+
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		nt_json_string(f, "a\\b\n\x01\"");
+		fclose(f);
+		ok(!strcmp(buf, "\"a\\\\b\\n\\u0001\\\"\""),
+		   "json: string escaping (%s)", buf);
+		free(buf);
+	}
+}
+
+static void test_status_format(void)
+{
+	struct nt_status_row rows[2];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(rows, 0, sizeof(rows));
+	rows[0].cpu = 0;
+	rows[0].online = 1;
+	rows[0].nt.pid = -1;
+	rows[1].cpu = 1;
+	rows[1].online = 1;
+	rows[1].nt.present = 1;
+	rows[1].nt.pid = 321;
+	strcpy(rows[1].nt.tick, "stopped");
+	rows[1].nt.have_counters = 1;
+	rows[1].nt.tick_stops = 5;
+	rows[1].nt.tick_restarts = 4;
+	rows[1].nt.yields = 2;
+	strcpy(rows[1].comm, "spin");
+
+	f = open_memstream(&buf, &len);
+	nt_status_print_text(f, 10000, 1, rows, 2);
+	fclose(f);
+	ok(strstr(buf, "grace period: 10000 us\n") &&
+	   strstr(buf, "   1 yes    stopped       321 spin                        5             4            2\n") &&
+	   strstr(buf, "   0 yes    -               - -                           -             -            -\n"),
+	   "status text: rows");
+	free(buf);
+
+	f = open_memstream(&buf, &len);
+	nt_status_print_json(f, -1, 1, rows, 2);
+	fclose(f);
+	ok(strstr(buf, "\"grace_us\": -1,") &&
+	   strstr(buf, "{\"cpu\": 1, \"online\": true, \"pid\": 321, \"command\": \"spin\", \"tick\": \"stopped\", \"tick_stops\": 5, \"tick_restarts\": 4, \"yields\": 2}") &&
+	   strstr(buf, "{\"cpu\": 0, \"online\": true, \"pid\": null, \"command\": null, \"tick\": null, \"tick_stops\": null"),
+	   "status json: rows");
+	free(buf);
+
+	f = open_memstream(&buf, &len);
+	nt_status_print_text(f, -1, 1, rows, 0);
+	fclose(f);
+	ok(strstr(buf, "never yield") != NULL, "status text: grace -1");
+	free(buf);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	test_options();
+	test_cpulist();
+	test_proc_parsing();
+	test_report_format();
+	test_status_format();
+	printf("1..%d\n", tests_run);
+	if (tests_failed)
+		diag("%d of %d tests failed", tests_failed, tests_run);
+	return tests_failed ? 1 : 0;
+}
