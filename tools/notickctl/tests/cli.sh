@@ -1,0 +1,177 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Host tests of the notickctl binary: usage, exit codes, error messages and
+# "status" against fake /proc and /sys trees (NOTICKCTL_ROOT).  Safe on
+# the host: the host kernel has no SCHED_NOTICK, and every conversion
+# attempted here fails and must leave the target as it was.
+#   cli.sh NOTICKCTL TMPDIR      prints TAP
+NT=$1
+TMP=$2
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+check() { if eval "$2"; then ok "$1"; else notok "$1"; sed 's/^/# /' "$TMP/err" "$TMP/out"; fi; }
+
+rm -rf "$TMP"
+mkdir -p "$TMP"
+
+# run ARGS...: rc, $TMP/out, $TMP/err
+run() { "$NT" "$@" > "$TMP/out" 2> "$TMP/err"; rc=$?; }
+
+# fakeroot DIR POSSIBLE ONLINE [nosysctl]
+fakeroot() {
+	d=$1
+	mkdir -p "$d/sys/devices/system/cpu" "$d/proc/sys/kernel"
+	echo "$2" > "$d/sys/devices/system/cpu/possible"
+	echo "$3" > "$d/sys/devices/system/cpu/online"
+	[ "${4:-}" = nosysctl ] || echo 10000 > "$d/proc/sys/kernel/sched_notick_grace_us"
+}
+# notickdir ROOT CPU PID TICK STOPS RESTARTS YIELDS
+notickdir() {
+	nd=$1/sys/devices/system/cpu/cpu$2/notick
+	mkdir -p "$nd"
+	echo "$3" > "$nd/pid"; echo "$4" > "$nd/tick"
+	echo "$5" > "$nd/tick_stops"; echo "$6" > "$nd/tick_restarts"
+	echo "$7" > "$nd/yields"
+}
+
+echo "TAP version 13"
+
+# --- help, version, usage errors ---
+run --help
+check "--help exits 0 with usage on stdout" \
+	'[ $rc = 0 ] && grep -q "^Usage:" $TMP/out && [ ! -s $TMP/err ]'
+check "--help documents every exit code" \
+	'for c in 0 1 2 3 4 5 6 126 127; do grep -Eq "^ +$c +[a-zA-Z]" $TMP/out || exit 1; done'
+run -V
+check "--version prints name and version" \
+	'[ $rc = 0 ] && grep -Eq "^notickctl [0-9]+\.[0-9]+" $TMP/out'
+run
+check "no arguments: exit 1, 'no program given'" \
+	'[ $rc = 1 ] && grep -q "^notickctl: no program given" $TMP/err && grep -q -- "--help" $TMP/err'
+run --frobnicate
+check "unknown option: exit 1" \
+	'[ $rc = 1 ] && grep -q "unrecognized option .--frobnicate." $TMP/err'
+run --cpu x true
+check "bad CPU number: exit 1" '[ $rc = 1 ] && grep -q "invalid CPU number" $TMP/err'
+run --pid 1 --reset 1
+check "--pid with --reset: exit 1" '[ $rc = 1 ] && [ ! -s $TMP/out ]'
+
+# --- status against fake trees ---
+R=$TMP/root1
+fakeroot "$R" 0-3 0-2
+notickdir "$R" 0 0 running 0 0 0
+notickdir "$R" 1 4321 stopped 17 16 2
+notickdir "$R" 2 0 running 5 5 0
+mkdir -p "$R/proc/4321"; echo spinner > "$R/proc/4321/comm"
+export NOTICKCTL_ROOT=$R
+run status
+check "status: exit 0" '[ $rc = 0 ]'
+check "status: grace period line" 'grep -q "^grace period: 10000 us$" $TMP/out'
+check "status: CPU 1 row names thread, tick state and counters" \
+	'grep -Eq "^ +1 yes +stopped +4321 spinner +17 +16 +2$" $TMP/out'
+check "status: CPU 2 row without a thread" \
+	'grep -Eq "^ +2 yes +running +- +- +5 +5 +0$" $TMP/out'
+check "status: offline CPU 3 listed as offline without notick state" \
+	'grep -Eq "^ +3 no +- +- +- +- +- +-$" $TMP/out'
+check "status: one row per possible CPU" '[ $(grep -Ec "^ +[0-9]+ (yes|no) " $TMP/out) = 4 ]'
+run status --json
+check "status --json: CPU 1 object" \
+	'[ $rc = 0 ] && grep -q "{\"cpu\": 1, \"online\": true, \"pid\": 4321, \"command\": \"spinner\", \"tick\": \"stopped\", \"tick_stops\": 17, \"tick_restarts\": 16, \"yields\": 2}" $TMP/out'
+check "status --json: grace and offline CPU" \
+	'grep -q "\"grace_us\": 10000," $TMP/out && grep -q "{\"cpu\": 3, \"online\": false, \"pid\": null" $TMP/out'
+echo -1 > "$R/proc/sys/kernel/sched_notick_grace_us"
+run status
+check "status: grace -1 shown as never yield" 'grep -q "never yield" $TMP/out'
+
+R2=$TMP/root2
+fakeroot "$R2" 0-1 0-1 nosysctl
+NOTICKCTL_ROOT=$R2
+run status
+check "status on a kernel without SCHED_NOTICK: exit 2" \
+	'[ $rc = 2 ] && grep -q "^notickctl: SCHED_NOTICK is not supported by this kernel$" $TMP/err && [ ! -s $TMP/out ]'
+
+# --- CPU checks (fake tree: possible 0-3, online 0-2) ---
+NOTICKCTL_ROOT=$R
+run --cpu 9 -- true
+check "CPU out of range: exit 5" \
+	'[ $rc = 5 ] && grep -q "CPU 9 is out of range (possible CPUs: 0-3)" $TMP/err'
+run --cpu 3 -- true
+check "offline CPU: exit 5" \
+	'[ $rc = 5 ] && grep -q "CPU 3 is offline (online CPUs: 0-2)" $TMP/err'
+run --cpu 0 -- true
+check "CPU 0: exit 5" '[ $rc = 5 ] && grep -q "CPU 0 is the boot and timekeeping CPU" $TMP/err'
+run --report --cpu 9 -- true
+check "--report with CPU out of range: exit 5, no report" \
+	'[ $rc = 5 ] && ! grep -q "report for" $TMP/err'
+
+# --- program lookup, before anything is changed ---
+run --cpu 1 -- /nonexistent/prog
+check "program not found (path): exit 127" \
+	'[ $rc = 127 ] && grep -q "/nonexistent/prog: program not found" $TMP/err'
+PATH=/nonexistent-dir run --cpu 1 -- no-such-program-xyz
+check "program not found (PATH search): exit 127" \
+	'[ $rc = 127 ] && grep -q "no-such-program-xyz: program not found" $TMP/err'
+printf '#!/bin/sh\nexit 0\n' > "$TMP/noexec"; chmod 644 "$TMP/noexec"
+run --cpu 1 -- "$TMP/noexec"
+check "program not executable: exit 126" \
+	'[ $rc = 126 ] && grep -q "cannot execute: Permission denied" $TMP/err'
+run --cpu 1 --report -- /
+check "directory as program with --report: exit 126" '[ $rc = 126 ]'
+
+# --- affinity: more than one allowed CPU and no --cpu ---
+if taskset -c 0,1 true 2>/dev/null; then
+	NOTICKCTL_ROOT=$R taskset -c 0,1 "$NT" -- true > "$TMP/out" 2> "$TMP/err"; rc=$?
+	check "two allowed CPUs without --cpu: exit 1 names the CPUs" \
+		'[ $rc = 1 ] && grep -q "may run on CPUs 0-1: SCHED_NOTICK needs exactly one" $TMP/err'
+else
+	skip "two allowed CPUs without --cpu" "host has fewer than 2 CPUs"
+fi
+unset NOTICKCTL_ROOT
+
+# --- the real host kernel: no SCHED_NOTICK, nothing may change ---
+if [ -e /proc/sys/kernel/sched_notick_grace_us ]; then
+	skip "host kernel without SCHED_NOTICK: exit 2" "host kernel has SCHED_NOTICK"
+	skip "failed --pid conversion restores the target's affinity" "host kernel has SCHED_NOTICK"
+else
+	run --cpu 1 -- true
+	check "host kernel without SCHED_NOTICK: exit 2" \
+		'[ $rc = 2 ] && grep -q "SCHED_NOTICK is not supported by this kernel" $TMP/err'
+	run --report --cpu 1 -- true
+	check "--report on a kernel without SCHED_NOTICK: exit 2, program not run" \
+		'[ $rc = 2 ] && ! grep -q "report for" $TMP/err'
+	sleep 30 &
+	victim=$!
+	before=$(taskset -p $victim | sed 's/.*: //')
+	pol_before=$(chrt -p $victim | head -n 1 | sed 's/.*: //')
+	run --pid $victim --cpu 1
+	after=$(taskset -p $victim | sed 's/.*: //')
+	pol_after=$(chrt -p $victim | head -n 1 | sed 's/.*: //')
+	check "failed --pid --cpu 1: exit 2 and affinity restored ($before -> $after)" \
+		'[ $rc = 2 ] && [ -n "$before" ] && [ "$before" = "$after" ] && [ "$before" != 2 ]'
+	check "failed --pid: policy unchanged ($pol_before)" \
+		'[ "$pol_before" = "$pol_after" ]'
+	run --all-tasks --pid $victim --cpu 1
+	after=$(taskset -p $victim | sed 's/.*: //')
+	check "failed --all-tasks --pid: exit 2 and affinity restored" \
+		'[ $rc = 2 ] && [ "$before" = "$after" ]'
+	run --reset $victim
+	check "--reset of a thread that is not SCHED_NOTICK: exit 0, unchanged" \
+		'[ $rc = 0 ] && grep -q "pid $victim: not SCHED_NOTICK, unchanged" $TMP/out'
+	kill $victim 2>/dev/null
+	wait $victim 2>/dev/null
+fi
+
+# --- no such process ---
+run --pid 2147483646
+check "--pid of a missing process: exit 6" \
+	'[ $rc = 6 ] && grep -q "PID 2147483646: no such process" $TMP/err'
+run --all-tasks --pid 2147483646
+check "--all-tasks --pid of a missing process: exit 6" '[ $rc = 6 ]'
+run --reset 2147483646
+check "--reset of a missing process: exit 6" '[ $rc = 6 ]'
+
+echo "1..$n"
+[ $failed = 0 ]
