@@ -44,7 +44,7 @@ run --help
 check "--help exits 0 with usage on stdout" \
 	'[ $rc = 0 ] && grep -q "^Usage:" $TMP/out && [ ! -s $TMP/err ]'
 check "--help documents every exit code" \
-	'for c in 0 1 2 3 4 5 6 126 127; do grep -Eq "^ +$c +[a-zA-Z]" $TMP/out || exit 1; done'
+	'(for c in 0 1 2 3 4 5 6 126 127; do grep -Eq "^ +$c +[a-zA-Z]" $TMP/out || exit 1; done)'
 run -V
 check "--version prints name and version" \
 	'[ $rc = 0 ] && grep -Eq "^notickctl [0-9]+\.[0-9]+" $TMP/out'
