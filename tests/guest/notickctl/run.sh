@@ -1,0 +1,293 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# In-guest tests of notickctl (/usr/bin/notickctl): every command and every
+# error path, with exit codes, messages and the state left behind (policy,
+# affinity, sysfs owner).  Tests that need the SCHED_NOTICK class report
+# SKIP on a kernel without it; the "not supported" tests report SKIP on a
+# kernel with it.  Everything else runs for real on any kernel.
+. ../lib/ktap.sh
+
+NT=/usr/bin/notickctl
+P=$PWD/ntprobe
+T=/tmp/notickctl-test
+CPU1=/sys/devices/system/cpu/cpu1
+HAVE=0
+[ -e /proc/sys/kernel/sched_notick_grace_us ] && HAVE=1
+rm -rf $T
+mkdir -p $T
+
+ktap_plan 55
+ktap_note "kernel $(uname -r), SCHED_NOTICK class: $([ $HAVE = 1 ] && echo yes || echo no)"
+
+# nt ARGS...: run notickctl; rc, $T/out, $T/err
+nt() { "$NT" "$@" > $T/out 2> $T/err; rc=$?; }
+dump() {
+	sed 's/^/# out: /' $T/out
+	sed 's/^/# err: /' $T/err
+	echo "# rc=$rc"
+}
+# T DESC EXPR: a test that runs on every kernel
+T() { if eval "$2"; then ktap_ok "$1"; else ktap_fail "$1"; dump; fi; }
+# TC DESC EXPR: needs the SCHED_NOTICK class
+TC() {
+	if [ $HAVE = 1 ]; then T "$1" "$2"; else ktap_skip "$1" "kernel without SCHED_NOTICK"; fi
+}
+# TU DESC EXPR: checks the "not supported" path, needs a kernel without it
+TU() {
+	if [ $HAVE = 0 ]; then T "$1" "$2"; else ktap_skip "$1" "kernel has SCHED_NOTICK"; fi
+}
+nap() { sleep 0.1 2> /dev/null || sleep 1; }
+# wait_for COND: poll up to 10 s (a setup step, not a pass/fail criterion)
+wait_for() {
+	i=0
+	while [ $i -lt 100 ] && ! eval "$1"; do nap; i=$((i + 1)); done
+}
+pol() { $P policy "$1"; }
+aff() { $P affinity "$1"; }
+owner() { cat $CPU1/notick/pid 2> /dev/null || echo none; }
+loc1() {
+	awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "CPU1") c = i; next }
+	     $1 == "LOC:" { print $(c + 1) }' /proc/interrupts
+}
+# threads FILE SPEC...: start ntprobe threads, sets tp (pid) and tids
+threads() {
+	f=$1
+	shift
+	rm -f $f
+	$P threads $f "$@" &
+	tp=$!
+	wait_for "[ -s $f ]"
+	tids=$(cat $f 2> /dev/null)
+}
+stop() { kill "$@" 2> /dev/null; wait "$@" 2> /dev/null; }
+
+# A thread of root's that error paths must leave alone.
+sleep 600 &
+victim=$!
+
+# ---- usage ----
+nt --help
+T "--help: exit 0, usage and every exit code on stdout" \
+	'[ $rc = 0 ] && grep -q "^Usage:" $T/out && grep -q "^ 127 " $T/out && grep -q "^   5 " $T/out'
+nt --version
+T "--version: exit 0, name and version" \
+	'[ $rc = 0 ] && grep -q "^notickctl [0-9]" $T/out'
+nt
+T "no program: exit 1 'no program given'" \
+	'[ $rc = 1 ] && grep -q "^notickctl: no program given" $T/err'
+nt --bogus -- true
+T "unknown option: exit 1" \
+	'[ $rc = 1 ] && grep -q "unrecognized option" $T/err'
+nt --cpu one -- true
+T "--cpu one: exit 1 'invalid CPU number'" \
+	'[ $rc = 1 ] && grep -q "invalid CPU number" $T/err'
+
+# ---- CPU checks ----
+nt --cpu 2 -- touch $T/ran
+T "--cpu 2 on a 2-CPU guest: exit 5 'out of range', program not run" \
+	'[ $rc = 5 ] && grep -q "CPU 2 is out of range (possible CPUs: 0-1)" $T/err && [ ! -e $T/ran ]'
+nt --cpu 0 -- touch $T/ran
+T "--cpu 0 (timekeeping CPU): exit 5, program not run" \
+	'[ $rc = 5 ] && grep -q "CPU 0 is the boot and timekeeping CPU" $T/err && [ ! -e $T/ran ]'
+nt --cpu 99999 --pid $victim
+T "--pid with CPU out of range: exit 5, thread unchanged" \
+	'[ $rc = 5 ] && [ "$(aff $victim)" = 0,1 ] && [ "$(pol $victim)" = 0 ]'
+
+echo 0 > $CPU1/online
+nt --cpu 1 -- touch $T/ran
+rc_off=$rc; cp $T/err $T/err_off
+nt --report --cpu 1 -- touch $T/ran
+rc_offr=$rc
+nt --pid $victim --cpu 1
+rc_offp=$rc
+echo 1 > $CPU1/online
+wait_for '[ "$(cat /sys/devices/system/cpu/online)" = 0-1 ]'
+T "offline CPU 1: exit 5 'CPU 1 is offline', program not run" \
+	'[ $rc_off = 5 ] && grep -q "CPU 1 is offline (online CPUs: 0)" $T/err_off && [ ! -e $T/ran ]'
+T "offline CPU 1 with --report: exit 5, program not run" \
+	'[ $rc_offr = 5 ] && [ ! -e $T/ran ]'
+T "offline CPU 1 with --pid: exit 5, thread unchanged" \
+	'[ $rc_offp = 5 ] && [ "$(aff $victim)" = 0,1 ] && [ "$(pol $victim)" = 0 ]'
+
+taskset -c 0,1 $NT -- touch $T/ran > $T/out 2> $T/err
+rc=$?
+T "two allowed CPUs and no --cpu: exit 1 names CPUs 0-1" \
+	'[ $rc = 1 ] && grep -q "may run on CPUs 0-1: SCHED_NOTICK needs exactly one" $T/err && [ ! -e $T/ran ]'
+nt --pid $victim
+T "--pid without --cpu on a thread allowed on 0-1: exit 1, unchanged" \
+	'[ $rc = 1 ] && grep -q "PID $victim may run on CPUs 0-1" $T/err && [ "$(aff $victim)" = 0,1 ] && [ "$(pol $victim)" = 0 ]'
+
+# ---- program lookup ----
+nt --cpu 1 -- /no/such/program
+T "missing program (path): exit 127 'program not found'" \
+	'[ $rc = 127 ] && grep -q "/no/such/program: program not found" $T/err'
+PATH=/bin:/usr/bin nt --cpu 1 -- no-such-program
+T "missing program (PATH search): exit 127" \
+	'[ $rc = 127 ] && grep -q "no-such-program: program not found" $T/err'
+printf '#!/bin/sh\ntouch %s\n' $T/ran > $T/noexec
+chmod 644 $T/noexec
+nt --cpu 1 -- $T/noexec
+T "program without execute permission: exit 126, not run" \
+	'[ $rc = 126 ] && grep -q "cannot execute: Permission denied" $T/err && [ ! -e $T/ran ]'
+nt --report --cpu 1 -- /no/such/program
+T "--report with a missing program: exit 127, no report" \
+	'[ $rc = 127 ] && ! grep -q "report for" $T/err'
+
+# ---- processes ----
+nt --pid 2147483600
+T "--pid of a missing process: exit 6 'no such process'" \
+	'[ $rc = 6 ] && grep -q "PID 2147483600: no such process" $T/err'
+nt --all-tasks --pid 2147483600
+T "--all-tasks --pid of a missing process: exit 6" '[ $rc = 6 ]'
+nt --reset 2147483600
+T "--reset of a missing process: exit 6" '[ $rc = 6 ]'
+nt --reset $victim
+T "--reset of a thread that is not SCHED_NOTICK: exit 0, unchanged" \
+	'[ $rc = 0 ] && grep -q "pid $victim: not SCHED_NOTICK, unchanged" $T/out && [ "$(pol $victim)" = 0 ]'
+$P drop $NT --pid $victim --cpu 1 > $T/out 2> $T/err
+rc=$?
+T "unprivileged --pid on root's thread: exit 3 'permission denied', unchanged" \
+	'[ $rc = 3 ] && grep -q "permission denied" $T/err && [ "$(aff $victim)" = 0,1 ] && [ "$(pol $victim)" = 0 ]'
+
+# ---- kernel without the class ----
+nt --cpu 1 -- touch $T/ran
+TU "--cpu 1 without SCHED_NOTICK: exit 2 'not supported by this kernel'" \
+	'[ $rc = 2 ] && grep -q "SCHED_NOTICK is not supported by this kernel" $T/err && [ ! -e $T/ran ]'
+nt status
+TU "status without SCHED_NOTICK: exit 2" \
+	'[ $rc = 2 ] && grep -q "not supported by this kernel" $T/err'
+nt --pid $victim --cpu 1
+TU "--pid --cpu 1 without SCHED_NOTICK: exit 2, affinity restored" \
+	'[ $rc = 2 ] && [ "$(aff $victim)" = 0,1 ] && [ "$(pol $victim)" = 0 ]'
+nt --report --cpu 1 -- touch $T/ran
+TU "--report without SCHED_NOTICK: exit 2, program not run" \
+	'[ $rc = 2 ] && [ ! -e $T/ran ] && ! grep -q "report for" $T/err'
+threads $T/tids0 - -
+nt --all-tasks --cpu 1 --pid $tp
+set -- $tids
+TU "--all-tasks --cpu 1 without SCHED_NOTICK: exit 2, all threads unchanged" \
+	'[ $rc = 2 ] && [ "$(aff $1)" = 0,1 ] && [ "$(aff $2)" = 0,1 ]'
+stop $tp
+
+# ---- running a program as SCHED_NOTICK ----
+nt --cpu 1 -- $P info
+TC "--cpu 1: program runs as SCHED_NOTICK (8) on CPU 1 only" \
+	'[ $rc = 0 ] && grep -q "^policy=8 cpu=1 allowed=1$" $T/out'
+nt --cpu 1 -- $P exit 7
+TC "the program's exit status (7) is returned" '[ $rc = 7 ]'
+taskset -c 1 $NT -- $P info > $T/out 2> $T/err
+rc=$?
+TC "taskset -c 1 notickctl: uses the inherited single CPU" \
+	'[ $rc = 0 ] && grep -q "^policy=8 cpu=1 allowed=1$" $T/out'
+taskset -c 1 chrt -f 10 $NT -- $P info > $T/out 2> $T/err
+rc=$?
+TC "taskset + chrt -f + notickctl: the FIFO thread becomes SCHED_NOTICK" \
+	'[ $rc = 0 ] && grep -q "^policy=8 cpu=1 allowed=1$" $T/out'
+printf 'not an executable format\n' > $T/badexec
+chmod 755 $T/badexec
+nt --cpu 1 -- $T/badexec
+TC "exec failure after switching: exit 126, CPU 1 left free" \
+	'[ $rc = 126 ] && [ "$(owner)" = 0 ]'
+$P drop $NT --cpu 1 -- $P info > $T/out 2> $T/err
+rc=$?
+TC "unprivileged: exit 3 'permission denied', program not run" \
+	'[ $rc = 3 ] && grep -q "permission denied" $T/err && ! grep -q policy= $T/out'
+
+# ---- a SCHED_NOTICK thread owns CPU 1: status, busy, reset ----
+if [ $HAVE = 1 ]; then
+	$NT --cpu 1 -- sleep 600 > /dev/null 2>&1 &
+	own=$!
+	wait_for '[ "$(owner)" = $own ]'
+fi
+TC "sysfs cpu1/notick/pid names the SCHED_NOTICK thread" \
+	'[ "$(owner)" = $own ] && [ "$(pol $own)" = 8 ]'
+nt status
+TC "status: CPU 1 row with the thread's PID and command" \
+	'[ $rc = 0 ] && grep -Eq "^ +1 yes +(running|stopped) +$own sleep +[0-9]+ +[0-9]+ +[0-9]+$" $T/out && grep -q "^grace period: " $T/out'
+nt status --json
+TC "status --json: CPU 1 object with the thread" \
+	'[ $rc = 0 ] && grep -q "{\"cpu\": 1, \"online\": true, \"pid\": $own, \"command\": \"sleep\", \"tick\": \"" $T/out'
+nt --cpu 1 -- touch $T/ran
+TC "busy CPU: exit 4 'CPU 1 is busy' names the owner, program not run" \
+	'[ $rc = 4 ] && grep -q "CPU 1 is busy: PID $own (sleep) already runs SCHED_NOTICK there" $T/err && [ ! -e $T/ran ]'
+nt --pid $victim --cpu 1
+TC "busy CPU with --pid: exit 4, the thread's affinity restored" \
+	'[ $rc = 4 ] && [ "$(aff $victim)" = 0,1 ] && [ "$(pol $victim)" = 0 ]'
+nt --reset $own
+TC "--reset: exit 0, SCHED_NORMAL, CPU 1 free" \
+	'[ $rc = 0 ] && [ "$(pol $own)" = 0 ] && [ "$(owner)" = 0 ]'
+[ $HAVE = 1 ] && stop $own
+
+# ---- converting existing threads ----
+nt --pid $victim --cpu 1
+TC "--pid --cpu 1: running thread becomes SCHED_NOTICK on CPU 1" \
+	'[ $rc = 0 ] && [ "$(pol $victim)" = 8 ] && [ "$(aff $victim)" = 1 ] && [ "$(owner)" = $victim ]'
+nt --reset $victim
+TC "--reset after --pid: SCHED_NORMAL again" \
+	'[ $rc = 0 ] && [ "$(pol $victim)" = 0 ] && [ "$(owner)" = 0 ]'
+taskset -c 1 sleep 600 &
+s1=$!
+nt --pid $s1
+TC "--pid without --cpu: uses the thread's single CPU" \
+	'[ $rc = 0 ] && [ "$(pol $s1)" = 8 ] && [ "$(owner)" = $s1 ]'
+stop $s1
+wait_for '[ "$(owner)" != $s1 ]'
+
+threads $T/tids1 1
+nt --all-tasks --pid $tp
+TC "--all-tasks: every thread converted (one thread on CPU 1)" \
+	'[ $rc = 0 ] && [ "$(pol $tp)" = 8 ] && [ "$(owner)" = $tp ]'
+nt --all-tasks --reset $tp
+TC "--all-tasks --reset: every thread SCHED_NORMAL" \
+	'[ $rc = 0 ] && [ "$(pol $tp)" = 0 ] && [ "$(owner)" = 0 ]'
+stop $tp
+
+threads $T/tids2 1 -
+nt --all-tasks --pid $tp
+set -- $tids
+TC "--all-tasks, second thread on two CPUs: exit 1, first thread restored" \
+	'[ $rc = 1 ] && [ "$(pol $1)" = 0 ] && [ "$(pol $2)" = 0 ] && [ "$(aff $1)" = 1 ] && [ "$(owner)" = 0 ]'
+stop $tp
+
+threads $T/tids3 1 1
+nt --all-tasks --pid $tp
+set -- $tids
+TC "--all-tasks, two threads on CPU 1: exit 4, first thread restored" \
+	'[ $rc = 4 ] && [ "$(pol $1)" = 0 ] && [ "$(pol $2)" = 0 ] && [ "$(owner)" = 0 ]'
+stop $tp
+
+threads $T/tids4 - -
+nt --all-tasks --cpu 1 --pid $tp
+set -- $tids
+TC "--all-tasks --cpu 1, two threads: exit 4, policy and affinity of both restored" \
+	'[ $rc = 4 ] && [ "$(pol $1)" = 0 ] && [ "$(pol $2)" = 0 ] && [ "$(aff $1)" = 0,1 ] && [ "$(aff $2)" = 0,1 ] && [ "$(owner)" = 0 ]'
+stop $tp
+
+# ---- --report ----
+l0=$(loc1)
+nt --report --cpu 1 -o $T/rep.txt -- $P spin 300
+l1=$(loc1)
+rloc=$(sed -n 's/^ *local timer interrupts (LOC) *//p' $T/rep.txt 2> /dev/null)
+TC "--report: program runs as SCHED_NOTICK, exit 0" \
+	'[ $rc = 0 ] && grep -q "^policy=8 cpu=1 allowed=1$" $T/out'
+TC "--report: text report with LOC, other interrupts, softirqs, context switches" \
+	'grep -q "SCHED_NOTICK report for PID [0-9]* ($P) on CPU 1:" $T/rep.txt && grep -Eq "^  other interrupts +[0-9]+$" $T/rep.txt && grep -Eq "^  softirqs +[0-9]+$" $T/rep.txt && grep -Eq "^  involuntary ctxt switches +[0-9]+$" $T/rep.txt && grep -Eq "^  elapsed +[0-9]+\.[0-9]{6} s$" $T/rep.txt'
+TC "--report: LOC count ($rloc) within CPU 1's LOC delta around the run ($l0 -> $l1)" \
+	'[ -n "$rloc" ] && [ -n "$l0" ] && [ "$rloc" -le $((l1 - l0)) ]'
+taskset -c 1 $NT --report --json -o $T/rep.json -- $P sleeploop 20 10 > $T/out 2> $T/err
+rc=$?
+vcs=$(sed -n 's/^ *"voluntary_ctxt_switches": \([0-9]*\),$/\1/p' $T/rep.json 2> /dev/null)
+TC "--report --json: all keys present, cpu 1, exit_status 0" \
+	'[ $rc = 0 ] && grep -q "\"cpu\": 1," $T/rep.json && grep -q "\"exit_status\": 0," $T/rep.json && grep -q "\"local_timer_interrupts\": [0-9]*," $T/rep.json && grep -q "\"interrupts\": \[" $T/rep.json && grep -q "{\"name\": \"LOC\", \"description\": \"Local timer interrupts\", \"count\": [0-9]*}" $T/rep.json && grep -q "{\"name\": \"TIMER\", \"count\": [0-9]*}" $T/rep.json'
+TC "--report --json: 20 sleeps give >= 20 voluntary context switches ($vcs)" \
+	'[ -n "$vcs" ] && [ "$vcs" -ge 20 ]'
+nt --report --cpu 1 -- $P exit 3
+TC "--report: program's exit status (3) returned, report on stderr" \
+	'[ $rc = 3 ] && grep -q "report for PID" $T/err && grep -Eq "^  exit status +3$" $T/err'
+nt --report --cpu 1 -- $P kill
+TC "--report: program killed by SIGTERM gives 143 and 'killed by signal 15'" \
+	'[ $rc = 143 ] && grep -Eq "^  killed by signal +15 " $T/err'
+TC "no SCHED_NOTICK thread left behind on CPU 1" '[ "$(owner)" = 0 ]'
+
+stop $victim
+rm -rf $T
