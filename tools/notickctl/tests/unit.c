@@ -624,6 +624,39 @@ static void test_status_format(void)
 	free(buf);
 }
 
+/* The running kernel's own files, when this machine has them. */
+static void test_real_proc(void)
+{
+	struct nt_counters c = { 0 };
+	char *text;
+	int rc;
+
+	text = nt_read_file("/proc/interrupts");
+	if (text && strstr(text, "LOC:")) {
+		rc = nt_parse_interrupts(text, 0, &c);
+		ok(rc == 0 && find(&c, "LOC") && c.n > 1,
+		   "real /proc/interrupts: CPU0 column parsed, LOC found (%zu sources)",
+		   c.n);
+		nt_counters_free(&c);
+	} else {
+		printf("ok %d - real /proc/interrupts # SKIP no LOC line here\n",
+		       ++tests_run);
+	}
+	free(text);
+
+	text = nt_read_file("/proc/softirqs");
+	if (text) {
+		rc = nt_parse_softirqs(text, 0, &c);
+		ok(rc == 0 && find(&c, "TIMER") && find(&c, "RCU"),
+		   "real /proc/softirqs: CPU0 column parsed, TIMER and RCU found");
+		nt_counters_free(&c);
+	} else {
+		printf("ok %d - real /proc/softirqs # SKIP not readable\n",
+		       ++tests_run);
+	}
+	free(text);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -632,6 +665,7 @@ int main(void)
 	test_proc_parsing();
 	test_report_format();
 	test_status_format();
+	test_real_proc();
 	printf("1..%d\n", tests_run);
 	if (tests_failed)
 		diag("%d of %d tests failed", tests_failed, tests_run);
