@@ -164,9 +164,11 @@ TU "--report without SCHED_NOTICK: exit 2, program not run" \
 	'[ $rc = 2 ] && [ ! -e $T/ran ] && ! grep -q "report for" $T/err'
 threads $T/tids0 - -
 nt --all-tasks --cpu 1 --pid $tp
-set -- $tids
+read t1 t2 <<EOT
+$tids
+EOT
 TU "--all-tasks --cpu 1 without SCHED_NOTICK: exit 2, all threads unchanged" \
-	'[ $rc = 2 ] && [ "$(aff $1)" = 0,1 ] && [ "$(aff $2)" = 0,1 ]'
+	'[ $rc = 2 ] && [ "$(aff $t1)" = 0,1 ] && [ "$(aff $t2)" = 0,1 ]'
 stop $tp
 
 # ---- running a program as SCHED_NOTICK ----
@@ -244,23 +246,29 @@ stop $tp
 
 threads $T/tids2 1 -
 nt --all-tasks --pid $tp
-set -- $tids
+read t1 t2 <<EOT
+$tids
+EOT
 TC "--all-tasks, second thread on two CPUs: exit 1, first thread restored" \
-	'[ $rc = 1 ] && [ "$(pol $1)" = 0 ] && [ "$(pol $2)" = 0 ] && [ "$(aff $1)" = 1 ] && [ "$(owner)" = 0 ]'
+	'[ $rc = 1 ] && [ "$(pol $t1)" = 0 ] && [ "$(pol $t2)" = 0 ] && [ "$(aff $t1)" = 1 ] && [ "$(owner)" = 0 ]'
 stop $tp
 
 threads $T/tids3 1 1
 nt --all-tasks --pid $tp
-set -- $tids
+read t1 t2 <<EOT
+$tids
+EOT
 TC "--all-tasks, two threads on CPU 1: exit 4, first thread restored" \
-	'[ $rc = 4 ] && [ "$(pol $1)" = 0 ] && [ "$(pol $2)" = 0 ] && [ "$(owner)" = 0 ]'
+	'[ $rc = 4 ] && [ "$(pol $t1)" = 0 ] && [ "$(pol $t2)" = 0 ] && [ "$(owner)" = 0 ]'
 stop $tp
 
 threads $T/tids4 - -
 nt --all-tasks --cpu 1 --pid $tp
-set -- $tids
+read t1 t2 <<EOT
+$tids
+EOT
 TC "--all-tasks --cpu 1, two threads: exit 4, policy and affinity of both restored" \
-	'[ $rc = 4 ] && [ "$(pol $1)" = 0 ] && [ "$(pol $2)" = 0 ] && [ "$(aff $1)" = 0,1 ] && [ "$(aff $2)" = 0,1 ] && [ "$(owner)" = 0 ]'
+	'[ $rc = 4 ] && [ "$(pol $t1)" = 0 ] && [ "$(pol $t2)" = 0 ] && [ "$(aff $t1)" = 0,1 ] && [ "$(aff $t2)" = 0,1 ] && [ "$(owner)" = 0 ]'
 stop $tp
 
 # ---- --report ----

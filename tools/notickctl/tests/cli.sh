@@ -4,8 +4,12 @@
 # "status" against fake /proc and /sys trees (NOTICKCTL_ROOT).  Safe on
 # the host: the host kernel has no SCHED_NOTICK, and every conversion
 # attempted here fails and must leave the target as it was.
-#   cli.sh NOTICKCTL TMPDIR      prints TAP
-NT=$1
+# With tests/shim.c preloaded as a stand-in for a kernel with the class,
+# the conversion, --report and rollback paths run for real as well.
+#   cli.sh BUILDDIR TMPDIR      prints TAP (BUILDDIR has notickctl,
+#                               shim.so and ntprobe)
+B=$1
+NT=$B/notickctl
 TMP=$2
 n=0
 failed=0
@@ -172,6 +176,105 @@ run --all-tasks --pid 2147483646
 check "--all-tasks --pid of a missing process: exit 6" '[ $rc = 6 ]'
 run --reset 2147483646
 check "--reset of a missing process: exit 6" '[ $rc = 6 ]'
+
+# --- a stand-in kernel: the shim answers sched_setattr() ---
+SHIM=$B/shim.so
+PROBE=$B/ntprobe
+LOG=$TMP/shim.log
+# shim FAILSPEC ARGS...: run notickctl with the shim ("-": never fail)
+shim() {
+	fs=$1
+	shift
+	rm -f $LOG
+	[ "$fs" = - ] && fs=
+	LD_PRELOAD=$SHIM NT_SHIM_LOG=$LOG NT_SHIM_FAIL=$fs "$NT" "$@" \
+		> "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	touch $LOG
+}
+aff() { taskset -p "$1" | sed 's/.*: //'; }
+if [ -f "$SHIM" ] && [ -x "$PROBE" ] && taskset -c 1 true 2> /dev/null &&
+   [ "$(taskset -p $$ | sed 's/.*: //')" = 3 ]; then
+	shim - --report --json -o $TMP/rep.json --cpu 1 -- \
+		sh -c 'grep "^Cpus_allowed_list:" /proc/$$/status; exit 3'
+	rpid=$(sed -n 's/^{$//; s/^  "pid": \([0-9]*\),$/\1/p' $TMP/rep.json)
+	check "shim --report: child pinned to CPU 1, its exit status (3) returned" \
+		'[ $rc = 3 ] && grep -q "^Cpus_allowed_list:.1$" $TMP/out'
+	check "shim --report: the child (not notickctl) was switched, once" \
+		'[ -n "$rpid" ] && [ "$(cat $LOG)" = "setattr $rpid 8" ]'
+	check "shim --report --json: cpu, exit status, LOC and every source" \
+		'grep -q "^  \"cpu\": 1,$" $TMP/rep.json && grep -q "^  \"exit_status\": 3,$" $TMP/rep.json && grep -q "^  \"local_timer_interrupts\": [0-9]*,$" $TMP/rep.json && grep -q "{\"name\": \"LOC\", \"description\": \"Local timer interrupts\", \"count\": [0-9]*}" $TMP/rep.json && grep -q "{\"name\": \"TIMER\", \"count\": [0-9]*}" $TMP/rep.json'
+	shim - --report --json -o $TMP/rep2.json --cpu 1 -- \
+		sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.01; done'
+	vcs=$(sed -n 's/^  "voluntary_ctxt_switches": \([0-9]*\),$/\1/p' $TMP/rep2.json)
+	check "shim --report: a shell that waits 10 times has >= 10 voluntary switches ($vcs)" \
+		'[ $rc = 0 ] && [ -n "$vcs" ] && [ "$vcs" -ge 10 ]'
+	shim - --report --cpu 1 -- sh -c 'kill -TERM $$'
+	check "shim --report: killed by SIGTERM gives 143, text report on stderr" \
+		'[ $rc = 143 ] && grep -Eq "^  killed by signal +15 " $TMP/err && grep -Eq "^  local timer interrupts \(LOC\) [0-9]+$" $TMP/err'
+	shim 1:EBUSY --report --cpu 1 -- touch $TMP/ran
+	check "shim --report, CPU busy: exit 4, program not run" \
+		'[ $rc = 4 ] && [ ! -e $TMP/ran ] && ! grep -q "report for" $TMP/err'
+	shim - --cpu 1 -- sh -c 'grep "^Cpus_allowed_list:" /proc/$$/status'
+	check "shim exec: notickctl switches itself on CPU 1 and execs" \
+		'[ $rc = 0 ] && grep -q "^Cpus_allowed_list:.1$" $TMP/out && [ "$(cat $LOG)" = "setattr 0 8" ]'
+	printf 'garbage\n' > $TMP/badexec
+	chmod 755 $TMP/badexec
+	shim - --cpu 1 -- $TMP/badexec
+	check "shim exec failure after the switch: exit 126, policy restored" \
+		'[ $rc = 126 ] && [ "$(cat $LOG | tr "\n" " ")" = "setattr 0 8 setattr 0 0 " ]'
+
+	sleep 30 &
+	victim=$!
+	NOTICKCTL_ROOT=$R shim 1:EBUSY --pid $victim --cpu 1
+	check "shim EBUSY: exit 4 names the owner from sysfs, affinity restored" \
+		'[ $rc = 4 ] && grep -q "CPU 1 is busy: PID 4321 (spinner) already runs SCHED_NOTICK there" $TMP/err && [ "$(aff $victim)" = 3 ]'
+	shim 1:EPERM --pid $victim --cpu 1
+	check "shim EPERM: exit 3 'permission denied', affinity restored" \
+		'[ $rc = 3 ] && grep -q "permission denied (CAP_SYS_NICE needed)" $TMP/err && [ "$(aff $victim)" = 3 ]'
+	echo 10000 > "$R/proc/sys/kernel/sched_notick_grace_us"
+	NOTICKCTL_ROOT=$R shim 1:EINVAL --pid $victim --cpu 1
+	check "shim EINVAL on a kernel with the class: exit 5 'kernel refused'" \
+		'[ $rc = 5 ] && grep -q "kernel refused SCHED_NOTICK for PID $victim on CPU 1" $TMP/err && [ "$(aff $victim)" = 3 ]'
+	NOTICKCTL_ROOT=$R2 shim 1:EINVAL --pid $victim --cpu 1
+	check "shim EINVAL without the grace sysctl: exit 2 'not supported'" \
+		'[ $rc = 2 ] && grep -q "not supported by this kernel" $TMP/err && [ "$(aff $victim)" = 3 ]'
+	shim - --pid $victim --cpu 1
+	check "shim --pid --cpu 1: pinned, switched, reported" \
+		'[ $rc = 0 ] && [ "$(aff $victim)" = 2 ] && [ "$(cat $LOG)" = "setattr $victim 8" ] && grep -q "^pid $victim: SCHED_NOTICK on CPU 1$" $TMP/out'
+	kill $victim 2> /dev/null
+	wait $victim 2> /dev/null
+
+	rm -f $TMP/tids
+	$PROBE threads $TMP/tids - - &
+	tp=$!
+	i=0
+	while [ ! -s $TMP/tids ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	read t1 t2 < $TMP/tids
+	shim 2:EBUSY --all-tasks --cpu 1 --pid $tp
+	check "shim --all-tasks, second thread busy: exit 4, first thread undone" \
+		'[ $rc = 4 ] && [ "$(cat $LOG | tr "\n" " ")" = "setattr $t1 8 setattr $t2 8 setattr $t1 0 " ] && grep -q "PID $t1 restored" $TMP/err'
+	check "shim --all-tasks rollback: both threads' affinity restored" \
+		'[ "$($PROBE affinity $t1)" = 0,1 ] && [ "$($PROBE affinity $t2)" = 0,1 ]'
+	kill $tp 2> /dev/null
+	wait $tp 2> /dev/null
+
+	rm -f $TMP/tids
+	$PROBE threads $TMP/tids 1 - &
+	tp=$!
+	i=0
+	while [ ! -s $TMP/tids ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	read t1 t2 < $TMP/tids
+	shim - --all-tasks --pid $tp
+	check "shim --all-tasks, second thread on CPUs 0-1: exit 1, first thread undone" \
+		'[ $rc = 1 ] && [ "$(cat $LOG | tr "\n" " ")" = "setattr $t1 8 setattr $t1 0 " ] && grep -q "PID $t2 may run on CPUs 0-1" $TMP/err && [ "$($PROBE affinity $t1)" = 1 ]'
+	kill $tp 2> /dev/null
+	wait $tp 2> /dev/null
+else
+	for t in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+		skip "shim test $t" "needs shim.so, ntprobe and CPUs 0-1"
+	done
+fi
 
 echo "1..$n"
 [ $failed = 0 ]
