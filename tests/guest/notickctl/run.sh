@@ -282,6 +282,7 @@ TC "--report: text report with LOC, other interrupts, softirqs, context switches
 	'grep -q "SCHED_NOTICK report for PID [0-9]* ($P) on CPU 1:" $T/rep.txt && grep -Eq "^  other interrupts +[0-9]+$" $T/rep.txt && grep -Eq "^  softirqs +[0-9]+$" $T/rep.txt && grep -Eq "^  involuntary ctxt switches +[0-9]+$" $T/rep.txt && grep -Eq "^  elapsed +[0-9]+\.[0-9]{6} s$" $T/rep.txt'
 TC "--report: LOC count ($rloc) within CPU 1's LOC delta around the run ($l0 -> $l1)" \
 	'[ -n "$rloc" ] && [ -n "$l0" ] && [ "$rloc" -le $((l1 - l0)) ]'
+[ -f $T/rep.txt ] && sed 's/^/# /' $T/rep.txt
 taskset -c 1 $NT --report --json -o $T/rep.json -- $P sleeploop 20 10 > $T/out 2> $T/err
 rc=$?
 vcs=$(sed -n 's/^ *"voluntary_ctxt_switches": \([0-9]*\),$/\1/p' $T/rep.json 2> /dev/null)
