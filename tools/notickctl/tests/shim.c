@@ -49,7 +49,8 @@ long syscall(long number, ...)
 		FILE *f;
 
 		calls++;
-		if (log && (f = fopen(log, "a"))) {
+		f = log ? fopen(log, "a") : NULL;
+		if (f) {
 			fprintf(f, "setattr %ld %u\n", a[0], attr[1]);
 			fclose(f);
 		}
