@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntt - SCHED_NOTICK test helper, run by run.sh in the guest.
+ *
+ *   ntt try [-s] [-u UID] PRIO CPULIST
+ *	Bind to CPULIST, optionally drop to UID, then ask for SCHED_NOTICK
+ *	with priority PRIO (sched_setattr, or sched_setscheduler with -s).
+ *	Prints "OK policy=N" or the errno name (EINVAL, EPERM, EBUSY, ...).
+ *   ntt hold CPU
+ *	Become SCHED_NOTICK on CPU, print "ADMITTED TID", sleep until killed.
+ *   ntt fork CPU
+ *	Become SCHED_NOTICK on CPU, fork; print "parent=P child=C" policies.
+ *   ntt affinity CPU
+ *	Become SCHED_NOTICK on CPU; try to widen the affinity to CPU 0 and
+ *	CPU, then set it to CPU alone: prints "widen=ERR same=ERR".
+ *   ntt spin CPU SECONDS GPS
+ *	A child becomes SCHED_NOTICK on CPU and spins in user space; the
+ *	parent (on CPU 0) waits 100 ms, counts CPU's LOC interrupts over
+ *	SECONDS while forcing GPS synchronize_rcu() calls, stops the child
+ *	and prints what both saw as key=value lines.
+ *   ntt contend CPU
+ *	A child spins as SCHED_NOTICK on CPU; a second child (SCHED_NORMAL)
+ *	moves to CPU, marks that it ran and exits. Prints whether it ran
+ *	while the spinner spun and the spinner's progress before and after.
+ *   ntt block CPU
+ *	A child spins as SCHED_NOTICK on CPU, blocks in read(), then spins
+ *	again: prints CPU's idle time while it blocked and its LOC count
+ *	over 2 s once it spins again.
+ *   ntt wait-contender CPU SECONDS
+ *	Like contend, but reports whether the second child ran at all within
+ *	SECONDS (for sched_notick_grace_us = -1, where it must not).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SCHED_NOTICK
+#define SCHED_NOTICK 8
+#endif
+
+struct nt_sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+};
+
+static const char *errname(int e)
+{
+	switch (e) {
+	case 0: return "OK";
+	case EINVAL: return "EINVAL";
+	case EPERM: return "EPERM";
+	case EBUSY: return "EBUSY";
+	case ESRCH: return "ESRCH";
+	case ENOSYS: return "ENOSYS";
+	default: return strerror(e);
+	}
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "ntt: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static int set_notick(int prio, int use_setscheduler)
+{
+	struct nt_sched_attr attr;
+
+	if (use_setscheduler) {
+		struct sched_param sp = { .sched_priority = prio };
+
+		return sched_setscheduler(0, SCHED_NOTICK, &sp) ? errno : 0;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.sched_policy = SCHED_NOTICK;
+	attr.sched_priority = prio;
+	return syscall(SYS_sched_setattr, 0, &attr, 0) ? errno : 0;
+}
+
+static int parse_cpus(const char *list, cpu_set_t *set)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+
+	CPU_ZERO(set);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		CPU_SET(atoi(tok), set);
+	free(copy);
+	return 0;
+}
+
+static void bind_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+}
+
+/* Bind to cpu and become SCHED_NOTICK; exits with a message on failure. */
+static void become_notick(int cpu)
+{
+	int err;
+
+	bind_cpu(cpu);
+	err = set_notick(0, 0);
+	if (err) {
+		fprintf(stderr, "ntt: SCHED_NOTICK on CPU %d: %s\n", cpu,
+			errname(err));
+		exit(3);
+	}
+}
+
+static int cmd_try(int argc, char **argv)
+{
+	int use_ss = 0, uid = -1, opt, err;
+	cpu_set_t set;
+
+	while ((opt = getopt(argc, argv, "su:")) != -1) {
+		if (opt == 's')
+			use_ss = 1;
+		else if (opt == 'u')
+			uid = atoi(optarg);
+		else
+			return 2;
+	}
+	if (argc - optind != 2)
+		return 2;
+	parse_cpus(argv[optind + 1], &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+	if (uid >= 0 && setuid(uid))
+		die("setuid");
+	err = set_notick(atoi(argv[optind]), use_ss);
+	if (err)
+		printf("%s\n", errname(err));
+	else
+		printf("OK policy=%d\n", sched_getscheduler(0));
+	return 0;
+}
+
+static int cmd_hold(int cpu)
+{
+	become_notick(cpu);
+	printf("ADMITTED %ld\n", (long)syscall(SYS_gettid));
+	fflush(stdout);
+	for (;;)
+		pause();
+	return 0;
+}
+
+static int cmd_fork(int cpu)
+{
+	int pipefd[2], child_policy = -1, status;
+	pid_t pid;
+
+	become_notick(cpu);
+	if (pipe(pipefd))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		int pol = sched_getscheduler(0);
+
+		if (write(pipefd[1], &pol, sizeof(pol)) != sizeof(pol))
+			_exit(1);
+		_exit(0);
+	}
+	if (read(pipefd[0], &child_policy, sizeof(child_policy)) !=
+	    sizeof(child_policy))
+		die("read");
+	waitpid(pid, &status, 0);
+	printf("parent=%d child=%d\n", sched_getscheduler(0), child_policy);
+	return 0;
+}
+
+static int cmd_affinity(int cpu)
+{
+	cpu_set_t set;
+	int widen, same;
+
+	become_notick(cpu);
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	CPU_SET(cpu, &set);
+	widen = sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	same = sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
+	printf("widen=%s same=%s policy=%d\n", errname(widen), errname(same),
+	       sched_getscheduler(0));
+	return 0;
+}
+
+/* LOC (local timer interrupts) count of one CPU, from /proc/interrupts */
+static long long loc_count(int cpu)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char line[4096];
+	long long val = -1;
+
+	if (!f)
+		die("/proc/interrupts");
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *end;
+		int i;
+
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "LOC:", 4))
+			continue;
+		p += 4;
+		for (i = 0; i <= cpu; i++) {
+			val = strtoll(p, &end, 10);
+			if (end == p) {
+				val = -1;
+				break;
+			}
+			p = end;
+		}
+		break;
+	}
+	fclose(f);
+	return val;
+}
+
+/* Idle time of one CPU in USER_HZ ticks, from /proc/stat */
+static long long cpu_idle_ticks(int cpu)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	char line[1024], name[16];
+	long long idle = -1;
+
+	if (!f)
+		die("/proc/stat");
+	snprintf(name, sizeof(name), "cpu%d ", cpu);
+	while (fgets(line, sizeof(line), f)) {
+		long long v[4];
+
+		if (strncmp(line, name, strlen(name)))
+			continue;
+		if (sscanf(line + strlen(name), "%lld %lld %lld %lld",
+			   &v[0], &v[1], &v[2], &v[3]) == 4)
+			idle = v[3];
+		break;
+	}
+	fclose(f);
+	return idle;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Shared between the parent and its children */
+struct shared {
+	volatile int stop;
+	volatile int admitted;		/* 1 ok, -errno on failure */
+	volatile int contender_ran;
+	volatile uint64_t loops;
+	volatile uint64_t loops_at_contender;
+	double wall_s;			/* spinner: admission to stop */
+	double rusage_s;		/* spinner: getrusage() user+sys */
+	double stat_s;			/* spinner: /proc/self/stat utime+stime */
+	int cpu_seen;			/* spinner: CPU it ran on at the end */
+};
+
+static struct shared *shared_map(void)
+{
+	struct shared *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (sh == MAP_FAILED)
+		die("mmap");
+	memset(sh, 0, sizeof(*sh));
+	return sh;
+}
+
+static double stat_cputime(void)
+{
+	unsigned long utime = 0, stime = 0;
+	char buf[2048], *p;
+	FILE *f = fopen("/proc/self/stat", "r");
+	int i;
+
+	if (!f || !fgets(buf, sizeof(buf), f))
+		die("/proc/self/stat");
+	fclose(f);
+	p = strrchr(buf, ')');		/* skip pid and comm */
+	for (i = 2; p && i < 14; i++)	/* field 14 is utime */
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%lu %lu", &utime, &stime) != 2)
+		return -1;
+	return (double)(utime + stime) / sysconf(_SC_CLK_TCK);
+}
+
+static pid_t start_spinner(struct shared *sh, int cpu)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		struct rusage ru;
+		uint64_t n = 0;
+		double t0;
+		int err;
+
+		bind_cpu(cpu);
+		err = set_notick(0, 0);
+		if (err) {
+			sh->admitted = -err;
+			_exit(1);
+		}
+		t0 = now_s();
+		sh->admitted = 1;
+		while (!sh->stop) {
+			n++;
+			if (!(n & 0xffff))
+				sh->loops = n;
+		}
+		sh->wall_s = now_s() - t0;
+		getrusage(RUSAGE_SELF, &ru);
+		sh->rusage_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+			       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+		sh->stat_s = stat_cputime();
+		sh->cpu_seen = sched_getcpu();
+		_exit(0);
+	}
+	while (!sh->admitted)
+		sleep_s(0.001);
+	if (sh->admitted < 0) {
+		printf("admitted=%s\n", errname(-sh->admitted));
+		waitpid(pid, NULL, 0);
+		exit(1);
+	}
+	return pid;
+}
+
+static void *idle_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/*
+ * One synchronize_rcu() per call: a fresh child with a second thread
+ * sharing its file table (64 fds) grows the table, and expand_fdtable()
+ * (fs/file.c) calls synchronize_rcu() when the table is shared.
+ */
+static int force_grace_period(void)
+{
+	pthread_t thr;
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		if (pthread_create(&thr, NULL, idle_thread, NULL))
+			_exit(1);
+		if (dup2(0, 100) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return 0;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static int cmd_spin(int cpu, double seconds, int gps)
+{
+	struct shared *sh = shared_map();
+	long long loc0, loc1;
+	int done = 0, tried = 0;
+	pid_t pid;
+	double t;
+
+	bind_cpu(0);
+	pid = start_spinner(sh, cpu);
+	sleep_s(0.1);
+	loc0 = loc_count(cpu);
+	for (t = 0; t < seconds; t += 1.0) {
+		sleep_s(1.0);
+		while (tried < gps * (t + 1) / seconds) {
+			tried++;
+			done += force_grace_period();
+		}
+	}
+	loc1 = loc_count(cpu);
+	printf("loc_before=%lld\nloc_after=%lld\nloc_delta=%lld\n", loc0, loc1,
+	       loc1 - loc0);
+	printf("grace_periods=%d\n", done);
+	printf("loops_in_window=%llu\n", (unsigned long long)sh->loops);
+	sh->stop = 1;
+	waitpid(pid, NULL, 0);
+	printf("wall_ms=%.0f\nrusage_ms=%.0f\nstat_ms=%.0f\ncpu_seen=%d\n",
+	       sh->wall_s * 1e3, sh->rusage_s * 1e3, sh->stat_s * 1e3,
+	       sh->cpu_seen);
+	return 0;
+}
+
+static pid_t start_contender(struct shared *sh, int cpu)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		/* Returns once this task runs on cpu */
+		bind_cpu(cpu);
+		sh->loops_at_contender = sh->loops;
+		sh->contender_ran = 1;
+		_exit(0);
+	}
+	return pid;
+}
+
+static int cmd_contend(int cpu)
+{
+	struct shared *sh = shared_map();
+	long long loc0, loc1;
+	uint64_t loops_after;
+	pid_t spinner, contender;
+	double t0, delay;
+	int i;
+
+	bind_cpu(0);
+	spinner = start_spinner(sh, cpu);
+	sleep_s(0.1);
+	t0 = now_s();
+	contender = start_contender(sh, cpu);
+	/* Give up after 30 s (then the check fails): not a timing criterion */
+	for (i = 0; i < 3000 && !waitpid(contender, NULL, WNOHANG); i++)
+		sleep_s(0.01);
+	delay = now_s() - t0;
+	/* The spinner must make progress again after the contender left */
+	loops_after = sh->loops;
+	for (i = 0; i < 3000 && sh->loops == loops_after; i++)
+		sleep_s(0.01);
+	printf("contender_ran=%d\nspinner_was_spinning=%d\n", sh->contender_ran,
+	       sh->loops_at_contender > 0);
+	printf("spinner_progress_after=%d\ncontender_delay_ms=%.1f\n",
+	       sh->loops > loops_after, delay * 1e3);
+	/*
+	 * Alone again: the tick must stop again, once RCU callbacks queued
+	 * on the CPU by the contender's exit have run (the CPU keeps its
+	 * tick while it has callbacks: it is not an rcu_nocbs CPU).
+	 */
+	sleep_s(0.5);
+	loc0 = loc_count(cpu);
+	sleep_s(2.0);
+	loc1 = loc_count(cpu);
+	printf("loc_delta_after=%lld\n", loc1 - loc0);
+	sh->stop = 1;
+	waitpid(spinner, NULL, 0);
+	if (!sh->contender_ran)
+		kill(contender, SIGKILL);
+	waitpid(contender, NULL, 0);
+	return 0;
+}
+
+/*
+ * The spinner blocks in read() halfway: its CPU must idle meanwhile and
+ * the spinner must be tickless again once it spins alone.
+ */
+static int cmd_block(int cpu)
+{
+	struct shared *sh = shared_map();
+	long long loc0, loc1, idle0, idle1;
+	int pipefd[2], i;
+	pid_t pid;
+	char c = 'x';
+
+	bind_cpu(0);
+	if (pipe(pipefd))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		uint64_t n = 0;
+
+		bind_cpu(cpu);
+		if (set_notick(0, 0)) {
+			sh->admitted = -errno;
+			_exit(1);
+		}
+		sh->admitted = 1;
+		while (!sh->stop)
+			n++;
+		if (read(pipefd[0], &c, 1) != 1)
+			_exit(1);
+		sh->contender_ran = 1;		/* resumed */
+		while (sh->stop != 2)
+			sh->loops = ++n;
+		_exit(0);
+	}
+	while (!sh->admitted)
+		sleep_s(0.001);
+	sh->stop = 1;				/* go and block in read() */
+	sleep_s(0.1);
+	idle0 = cpu_idle_ticks(cpu);
+	sleep_s(1.0);
+	idle1 = cpu_idle_ticks(cpu);
+	printf("idle_ticks_while_blocked=%lld\n", idle1 - idle0);
+	if (write(pipefd[1], &c, 1) != 1)
+		die("write");
+	for (i = 0; i < 3000 && !sh->contender_ran; i++)
+		sleep_s(0.01);
+	printf("resumed=%d\n", sh->contender_ran);
+	sleep_s(0.5);
+	loc0 = loc_count(cpu);
+	sleep_s(2.0);
+	loc1 = loc_count(cpu);
+	printf("loc_delta_resumed=%lld\n", loc1 - loc0);
+	sh->stop = 2;
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+
+static int cmd_wait_contender(int cpu, double seconds)
+{
+	struct shared *sh = shared_map();
+	pid_t spinner, contender;
+	int ran_while_spinning;
+
+	bind_cpu(0);
+	spinner = start_spinner(sh, cpu);
+	sleep_s(0.1);
+	contender = start_contender(sh, cpu);
+	sleep_s(seconds);
+	ran_while_spinning = sh->contender_ran;
+	sh->stop = 1;
+	waitpid(spinner, NULL, 0);
+	waitpid(contender, NULL, 0);
+	printf("ran_while_spinning=%d\nran_after_spinner_left=%d\n",
+	       ran_while_spinning, sh->contender_ran);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		goto usage;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(argv[1], "try"))
+		return cmd_try(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "hold") && argc == 3)
+		return cmd_hold(atoi(argv[2]));
+	if (!strcmp(argv[1], "fork") && argc == 3)
+		return cmd_fork(atoi(argv[2]));
+	if (!strcmp(argv[1], "affinity") && argc == 3)
+		return cmd_affinity(atoi(argv[2]));
+	if (!strcmp(argv[1], "spin") && argc == 5)
+		return cmd_spin(atoi(argv[2]), atof(argv[3]), atoi(argv[4]));
+	if (!strcmp(argv[1], "contend") && argc == 3)
+		return cmd_contend(atoi(argv[2]));
+	if (!strcmp(argv[1], "block") && argc == 3)
+		return cmd_block(atoi(argv[2]));
+	if (!strcmp(argv[1], "wait-contender") && argc == 4)
+		return cmd_wait_contender(atoi(argv[2]), atof(argv[3]));
+usage:
+	fprintf(stderr, "usage: see the comment at the top of ntt.c\n");
+	return 2;
+}

@@ -1,0 +1,177 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# In-guest tests of the SCHED_NOTICK class (patches/sched-notick): admission
+# and its errnos, fork/affinity/hotplug rules, sysfs state, the tick on the
+# notick CPU (LOC interrupts from /proc/interrupts), RCU grace periods while
+# the thread spins, CPU time accounting, the grace sysctl and yielding.
+# No boot parameter is used: CPU 1 becomes tickless only by admission.
+. ../lib/ktap.sh
+
+NTT=$PWD/ntt
+CPU=1
+SYS=/sys/devices/system/cpu/cpu$CPU/notick
+GRACE=/proc/sys/kernel/sched_notick_grace_us
+T=/tmp/notick-test
+mkdir -p $T
+
+ktap_plan 39
+ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
+
+# kv FILE KEY: value of KEY=value in FILE
+kv() { sed -n "s/^$2=//p" "$1"; }
+dump() { sed 's/^/# /' "$1"; }
+# within_pct A B PCT: |A - B| * 100 <= PCT * B (integers)
+within_pct() {
+	d=$(($1 - $2)); [ $d -lt 0 ] && d=$((-d))
+	[ $((d * 100)) -le $(($3 * $2)) ]
+}
+# wait_for EXPR: poll up to 30 s for a condition (not a pass criterion)
+wait_for() {
+	i=0
+	while ! eval "$1"; do
+		i=$((i + 1)); [ $i -ge 300 ] && return 1; sleep 0.1
+	done
+}
+check_nonneg_int() { case "$1" in ''|*[!0-9]*) return 1 ;; esac; }
+
+# --- interface presence -------------------------------------------------
+ktap_check "sysctl $GRACE exists, default 10000 (documented)" \
+	'[ "$(cat $GRACE 2>/dev/null)" = 10000 ]'
+ok=1
+for d in /sys/devices/system/cpu/cpu[0-9]*; do
+	[ -d "$d/notick" ] || { ok=0; ktap_note "missing $d/notick"; continue; }
+	[ "$(cat $d/notick/pid)" = 0 ] || ok=0
+	case "$(cat $d/notick/tick)" in stopped|running) ;; *) ok=0 ;; esac
+	for f in tick_stops tick_restarts yields; do
+		check_nonneg_int "$(cat $d/notick/$f)" || ok=0
+	done
+done
+ktap_check "every CPU has notick/{pid,tick,tick_stops,tick_restarts,yields}, pid 0" \
+	'[ $ok = 1 ]'
+
+# --- admission errnos ---------------------------------------------------
+try() { "$NTT" try "$@" 2>&1; }
+r=$(try 0 $CPU)
+ktap_check "sched_setattr(SCHED_NOTICK) on CPU $CPU alone succeeds ($r)" \
+	'[ "$r" = "OK policy=8" ]'
+r=$(try -s 0 $CPU)
+ktap_check "sched_setscheduler(SCHED_NOTICK, 0) succeeds ($r)" \
+	'[ "$r" = "OK policy=8" ]'
+r=$(try 5 $CPU)
+ktap_check "priority 5 -> EINVAL (sched_setattr) ($r)" '[ "$r" = EINVAL ]'
+r=$(try -s 1 $CPU)
+ktap_check "priority 1 -> EINVAL (sched_setscheduler) ($r)" '[ "$r" = EINVAL ]'
+r=$(try 0 0,$CPU)
+ktap_check "two allowed CPUs -> EINVAL ($r)" '[ "$r" = EINVAL ]'
+r=$(try 0 0)
+ktap_check "boot/timekeeping CPU 0 -> EINVAL ($r)" '[ "$r" = EINVAL ]'
+r=$(try -u 65534 0 $CPU)
+ktap_check "without CAP_SYS_NICE (uid 65534) -> EPERM ($r)" '[ "$r" = EPERM ]'
+ktap_check "failed attempts left CPU $CPU free (pid $(cat $SYS/pid))" \
+	'[ "$(cat $SYS/pid)" = 0 ]'
+
+# --- a held CPU: sysfs pid, EBUSY, hotplug refusal, release on exit ------
+"$NTT" hold $CPU > $T/hold 2>&1 &
+holder=$!
+wait_for 'grep -q ADMITTED $T/hold' || dump $T/hold
+tid=$(sed -n 's/^ADMITTED //p' $T/hold)
+ktap_check "sysfs pid shows the admitted thread ($(cat $SYS/pid) = $tid)" \
+	'[ -n "$tid" ] && [ "$(cat $SYS/pid)" = "$tid" ]'
+pol=$(awk '{print $41}' /proc/$tid/stat 2>/dev/null)
+ktap_check "/proc/$tid/stat reports policy 8 ($pol)" '[ "$pol" = 8 ]'
+r=$(try 0 $CPU)
+ktap_check "second thread on the same CPU -> EBUSY ($r)" '[ "$r" = EBUSY ]'
+r=$( (echo 0 > /sys/devices/system/cpu/cpu$CPU/online) 2>&1)
+ktap_check "offlining CPU $CPU is refused while admitted ($r)" \
+	'[ "$(cat /sys/devices/system/cpu/cpu$CPU/online)" = 1 ] &&
+	 echo "$r" | grep -qi busy'
+kill $holder; wait $holder 2>/dev/null
+wait_for '[ "$(cat $SYS/pid)" = 0 ]'
+ktap_check "thread exit releases the CPU (pid $(cat $SYS/pid))" \
+	'[ "$(cat $SYS/pid)" = 0 ]'
+r=$(try 0 $CPU)
+ktap_check "CPU $CPU can be admitted again ($r)" '[ "$r" = "OK policy=8" ]'
+echo 0 > /sys/devices/system/cpu/cpu$CPU/online 2>/dev/null
+off=$(cat /sys/devices/system/cpu/cpu$CPU/online)
+echo 1 > /sys/devices/system/cpu/cpu$CPU/online 2>/dev/null
+ktap_check "without a thread CPU $CPU goes offline and back (was $off)" \
+	'[ "$off" = 0 ] && [ "$(cat /sys/devices/system/cpu/cpu$CPU/online)" = 1 ]'
+
+# --- fork, affinity -----------------------------------------------------
+r=$("$NTT" fork $CPU 2>&1)
+ktap_check "fork: parent stays 8, child is SCHED_NORMAL 0 ($r)" \
+	'[ "$r" = "parent=8 child=0" ]'
+r=$("$NTT" affinity $CPU 2>&1)
+ktap_check "affinity: widening -> EBUSY, same CPU -> OK, policy kept ($r)" \
+	'[ "$r" = "widen=EBUSY same=OK policy=8" ]'
+
+# --- the tick: 10 s spin --------------------------------------------------
+s0=$(cat $SYS/tick_stops)
+"$NTT" spin $CPU 10 8 > $T/spin10 2>&1
+dump $T/spin10
+ktap_note "LOC on CPU $CPU over 10 s of spinning: $(kv $T/spin10 loc_delta)"
+ktap_check "10 s spin: 0 local timer interrupts on CPU $CPU after 100 ms" \
+	'[ "$(kv $T/spin10 loc_delta)" = 0 ] && [ "$(kv $T/spin10 loc_before)" -ge 0 ]'
+ktap_check "10 s spin: the spinner ran on CPU $CPU and made progress" \
+	'[ "$(kv $T/spin10 cpu_seen)" = $CPU ] && [ "$(kv $T/spin10 loops_in_window)" -gt 0 ]'
+ktap_check "10 s spin: 8 synchronize_rcu() from CPU 0 completed meanwhile" \
+	'[ "$(kv $T/spin10 grace_periods)" = 8 ]'
+w=$(kv $T/spin10 wall_ms); ru=$(kv $T/spin10 rusage_ms); st=$(kv $T/spin10 stat_ms)
+ktap_check "getrusage() CPU time within 2% of wall time ($ru ms vs $w ms)" \
+	'within_pct "$ru" "$w" 2'
+ktap_check "/proc/PID/stat CPU time within 2% of wall time ($st ms vs $w ms)" \
+	'within_pct "$st" "$w" 2'
+s1=$(cat $SYS/tick_stops)
+ktap_check "tick_stops counter advanced ($s0 -> $s1)" '[ "$s1" -gt "$s0" ]'
+ktap_check "thread gone: CPU $CPU released (pid $(cat $SYS/pid))" \
+	'[ "$(cat $SYS/pid)" = 0 ]'
+
+# --- blocking -------------------------------------------------------------
+"$NTT" block $CPU > $T/block 2>&1
+dump $T/block
+ktap_check "blocked in read(): CPU $CPU idled ($(kv $T/block idle_ticks_while_blocked) ticks)" \
+	'[ "$(kv $T/block idle_ticks_while_blocked)" -gt 0 ]'
+ktap_check "after read() returns: resumed and 0 LOC over 2 s ($(kv $T/block loc_delta_resumed))" \
+	'[ "$(kv $T/block resumed)" = 1 ] && [ "$(kv $T/block loc_delta_resumed)" = 0 ]'
+
+# --- another task on the CPU: grace and yield -----------------------------
+y0=$(cat $SYS/yields); r0=$(cat $SYS/tick_restarts)
+"$NTT" contend $CPU > $T/contend 2>&1
+dump $T/contend
+ktap_check "default grace: a SCHED_NORMAL task ran on CPU $CPU while the thread spun" \
+	'[ "$(kv $T/contend contender_ran)" = 1 ] && [ "$(kv $T/contend spinner_was_spinning)" = 1 ]'
+ktap_note "contender waited $(kv $T/contend contender_delay_ms) ms (grace $(cat $GRACE) us)"
+ktap_check "the spinner resumed after the task left" \
+	'[ "$(kv $T/contend spinner_progress_after)" = 1 ]'
+ktap_check "alone again: 0 LOC over 2 s ($(kv $T/contend loc_delta_after))" \
+	'[ "$(kv $T/contend loc_delta_after)" = 0 ]'
+y1=$(cat $SYS/yields); r1=$(cat $SYS/tick_restarts)
+ktap_check "yields counter advanced ($y0 -> $y1)" '[ "$y1" -gt "$y0" ]'
+ktap_check "tick_restarts counter advanced ($r0 -> $r1)" '[ "$r1" -gt "$r0" ]'
+
+echo -1 > $GRACE
+"$NTT" wait-contender $CPU 3 > $T/never 2>&1
+dump $T/never
+echo 10000 > $GRACE
+ktap_check "grace -1: the task never ran while the thread spun" \
+	'[ "$(kv $T/never ran_while_spinning)" = 0 ]'
+ktap_check "grace -1: the task ran once the thread left" \
+	'[ "$(kv $T/never ran_after_spinner_left)" = 1 ]'
+
+# --- sysctl input -----------------------------------------------------------
+(echo -2 > $GRACE) 2>/dev/null; v1=$(cat $GRACE)
+(echo abc > $GRACE) 2>/dev/null; v2=$(cat $GRACE)
+ktap_check "sysctl rejects -2 and garbage, value unchanged ($v1, $v2)" \
+	'[ "$v1" = 10000 ] && [ "$v2" = 10000 ]'
+
+# --- 60 s spin: RCU keeps working, no stall ------------------------------
+"$NTT" spin $CPU 60 20 > $T/spin60 2>&1
+dump $T/spin60
+ktap_check "60 s spin: 20 synchronize_rcu() completed" \
+	'[ "$(kv $T/spin60 grace_periods)" = 20 ]'
+ktap_note "LOC on CPU $CPU over 60 s of spinning: $(kv $T/spin60 loc_delta)"
+ktap_check "60 s spin: 0 local timer interrupts on CPU $CPU" \
+	'[ "$(kv $T/spin60 loc_delta)" = 0 ]'
+dmesg > $T/dmesg
+ktap_check "no RCU stall reported in the kernel log" \
+	'! grep -qi "rcu.*stall" $T/dmesg'
