@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+# notick: OFFSCHED and SCHED_NOTICK for linux-source-6.1, booted in QEMU.
+#
+#   make compare-test   the benchmark: offsched vs SCHED_NOTICK vs mainline
+#   make test           every test: in-guest suites and host unit tests
+#   make test SUITES="smoke offsched"   only those suites ("host" = unit tests)
+#   make shell          boot the test kernel to an interactive shell
+#   make kernel         build the test kernel only
+#   make check-patches  checkpatch --strict on every patch
+#   make clean          remove build outputs but keep the extracted tree
+#   make distclean      remove build/ entirely
+#
+# Every target installs (apt) and builds what it needs first.
+
+SHELL := /bin/bash
+BUILD := $(CURDIR)/build
+SUITES ?=
+FLAVOUR ?= test
+export BUILD
+
+.PHONY: all deps tree kernel kernel-compare notickctl initramfs \
+	initramfs-compare test shell compare-test check-patches clean distclean
+
+all: initramfs
+
+deps:
+	@qemu/deps.sh
+
+tree: deps
+	@qemu/tree.sh
+
+kernel: tree
+	@qemu/kernel.sh test
+
+kernel-compare: tree
+	@qemu/kernel.sh compare
+
+notickctl: deps
+	@if [ -f tools/notickctl/Makefile ]; then \
+		$(MAKE) -s -C tools/notickctl BUILD=$(BUILD)/notickctl; fi
+
+initramfs: kernel notickctl
+	@qemu/initramfs.sh test
+
+initramfs-compare: kernel-compare notickctl
+	@qemu/initramfs.sh compare
+
+test: initramfs
+	@tests/harness.sh -f test $(SUITES)
+
+shell: initramfs
+	@qemu/boot.sh -f test -t 0
+
+compare-test: initramfs-compare
+	@tests/compare.sh
+
+check-patches: tree
+	@perl $(BUILD)/linux-6.1/scripts/checkpatch.pl --strict --no-tree \
+		--terse $$(for d in patches/*/; do sed -e 's/#.*//' -e '/^\s*$$/d' \
+		-e "s|^|$$d|" $$d/series 2>/dev/null; done)
+
+clean:
+	rm -rf $(BUILD)/test $(BUILD)/compare $(BUILD)/obj-* $(BUILD)/notickctl \
+		$(BUILD)/linux $(BUILD)/linux.stamp
+
+distclean:
+	rm -rf $(BUILD)

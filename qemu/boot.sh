@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot a guest kernel and initramfs in QEMU (x86_64, TCG), always under a
+# hard time limit.
+#   qemu/boot.sh [options] [-- extra kernel args]
+#     -f FLAVOUR   test (default) or compare
+#     -s SUITE     run tests/guest/SUITE in the guest (default: interactive shell)
+#     -o DIR       with -s: write console.log and ktap.log into DIR
+#     -t SECONDS   time limit (default 300; 0 = none, interactive only)
+#     -c CPUS      number of CPUs (default 2)
+# Exit status: QEMU's, or 124 when the time limit killed the guest.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+flavour=test suite= outdir= limit=300 cpus=2
+while getopts "f:s:o:t:c:" opt; do
+	case $opt in
+	f) flavour=$OPTARG ;;
+	s) suite=$OPTARG ;;
+	o) outdir=$OPTARG ;;
+	t) limit=$OPTARG ;;
+	c) cpus=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" = -- ] && shift
+
+kernel=$BUILD/obj-$flavour/arch/x86/boot/bzImage
+initrd=$BUILD/$flavour/initramfs.cpio.gz
+[ -f "$kernel" ] || die "no kernel $kernel (make kernel first)"
+[ -f "$initrd" ] || die "no initramfs $initrd"
+
+# tsc=reliable is a clock setting, not an isolation one: under TCG the guest
+# would otherwise call its TSC unstable and fall back to the HPET.
+append="console=ttyS0 panic=-1 oops=panic softlockup_panic=0 tsc=reliable $*"
+qemu=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp "$cpus" -m 1024
+      -kernel "$kernel" -initrd "$initrd" -no-reboot -nodefaults)
+
+if [ -z "$suite" ]; then
+	append="$append notick.suite=shell"
+	run=("${qemu[@]}" -nographic -serial mon:stdio -append "$append")
+	[ "$limit" = 0 ] && exec "${run[@]}"
+	exec timeout --foreground "$limit" "${run[@]}"
+fi
+
+[ -n "$outdir" ] || die "-s needs -o DIR"
+mkdir -p "$outdir"
+rm -f "$outdir/console.log" "$outdir/ktap.log"
+append="$append notick.suite=$suite"
+set +e
+timeout -k 10 "$limit" "${qemu[@]}" -display none -monitor none \
+	-serial "file:$outdir/console.log" -serial "file:$outdir/ktap.log" \
+	-append "$append" < /dev/null > "$outdir/qemu.log" 2>&1
+rc=$?
+set -e
+exit $rc

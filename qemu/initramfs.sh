@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Pack the guest initramfs for one kernel flavour:
+#   busybox (static), util-linux taskset and chrt with their libraries,
+#   notickctl (static, when built), the kernel's modules, and every guest
+#   test suite tests/guest/<suite>/ (run.sh, data files, and each *.c
+#   compiled statically to /tests/<suite>/<name>).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+flavour=${1:?usage: initramfs.sh test|compare}
+obj=$BUILD/obj-$flavour
+out=$BUILD/$flavour
+root=$out/rootfs
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,root,tests}
+
+cp /bin/busybox "$root/bin/busybox"
+for a in $("$root/bin/busybox" --list-full); do
+	[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
+done
+
+# Real util-linux tools, as users have them (busybox has no chrt).
+copy_dynamic() {
+	local bin=$1 lib
+	rm -f "$root$bin"
+	cp "$bin" "$root$bin"
+	for lib in $(ldd "$bin" | grep -oE '/[^ ]+'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+for t in /usr/bin/taskset /usr/bin/chrt; do copy_dynamic "$t"; done
+
+[ -x "$BUILD/notickctl/notickctl.static" ] &&
+	cp "$BUILD/notickctl/notickctl.static" "$root/usr/bin/notickctl"
+
+[ -d "$obj/modroot/lib/modules" ] && cp -a "$obj/modroot/lib/modules" "$root/lib/"
+
+cp -r "$TOP/tests/guest/lib" "$root/tests/lib"
+CFLAGS="-static -O2 -std=gnu11 -Wall -Wextra -Werror -I$TOP/tests/include"
+for d in "$TOP"/tests/guest/*/; do
+	d=${d%/}
+	[ -f "$d/run.sh" ] || continue
+	s=${d##*/}
+	mkdir -p "$root/tests/$s"
+	for f in "$d"/*; do
+		case "$f" in
+		*.c) gcc $CFLAGS -o "$root/tests/$s/$(basename "$f" .c)" "$f" ||
+			die "cannot compile ${f#"$TOP"/}" ;;
+		*.h|*/timeout) ;;
+		*) cp "$f" "$root/tests/$s/" ;;
+		esac
+	done
+done
+
+install -m 755 "$TOP/qemu/init" "$root/init"
+echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
+echo "nobody:x:65534:65534:nobody:/:/bin/false" >> "$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
+
+(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 > "$out/initramfs.cpio.gz"
+say "initramfs: ${out#"$TOP"/}/initramfs.cpio.gz ($(du -h "$out/initramfs.cpio.gz" | cut -f1))"

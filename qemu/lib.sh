@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the notick build and test scripts.  Sourced, not run.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+PRISTINE=$BUILD/linux-6.1
+TREE=$BUILD/linux
+JOBS=${JOBS:-$(( $(nproc) + 1 ))}
+
+# The order in which series apply: offsched first, then sched-notick, then
+# any other series directory in name order.
+series_dirs() {
+	local d seen=" "
+	for d in offsched sched-notick; do
+		[ -f "$TOP/patches/$d/series" ] && { echo "$TOP/patches/$d"; seen="$seen$d "; }
+	done
+	for d in "$TOP"/patches/*/; do
+		d=${d%/}
+		[ -f "$d/series" ] || continue
+		case "$seen" in *" ${d##*/} "*) continue ;; esac
+		echo "$d"
+	done
+}
+
+# The patch files of one series directory, in series-file order.
+series_patches() {
+	local line
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%%#*}
+		line=$(echo "$line" | awk '{print $1}')
+		[ -n "$line" ] && echo "$1/$line"
+	done < "$1/series"
+}
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }

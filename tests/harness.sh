@@ -1,0 +1,136 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Run the in-guest test suites (one QEMU boot each) and the host-side unit
+# tests; print one line per test and a last line "N passed, N failed".
+#   tests/harness.sh [-f FLAVOUR] [SUITE...]
+# Guest suites are the directories tests/guest/<suite>/ that have a run.sh.
+# A suite's boot fails when the guest panics, hangs past its time limit,
+# stops before the end of its plan, or logs a kernel warning; its console
+# log is kept in build/test/<suite>/console.log.
+set -uo pipefail
+. "$(dirname "$0")/../qemu/lib.sh"
+
+flavour=test
+if [ "${1:-}" = -f ]; then flavour=$2; shift 2; fi
+suites=("$@")
+if [ ${#suites[@]} = 0 ]; then
+	for d in "$TOP"/tests/guest/*/; do
+		[ -f "$d/run.sh" ] && suites+=("$(basename "$d")")
+	done
+	suites+=(host)
+fi
+
+pass=0 fail=0 skip=0
+result() {	# result PASS|FAIL|SKIP name [detail]
+	case $1 in
+	PASS) pass=$((pass + 1)) ;;
+	FAIL) fail=$((fail + 1)) ;;
+	SKIP) skip=$((skip + 1)) ;;
+	esac
+	printf '%-4s %s%s\n' "$1" "$2" "${3:+  ($3)}"
+}
+
+# Parse top-level KTAP/TAP result lines of one stream (stdin) as tests of
+# $1; sets ktap_count, ktap_plan.
+parse_ktap() {
+	local prefix=$1 line n desc directive
+	ktap_count=0 ktap_plan=
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case "$line" in
+		1..*) ktap_plan=${line#1..} ;;
+		"ok "*|"not ok "*)
+			ktap_count=$((ktap_count + 1))
+			desc=$(sed -E 's/^(not )?ok [0-9]+ (- )?//' <<< "$line")
+			directive=
+			case "$desc" in *" # "*) directive=${desc#* # }; desc=${desc%% # *} ;; esac
+			case "$line" in
+			"not ok"*) result FAIL "$prefix: $desc" "$directive" ;;
+			*)
+				case "$directive" in
+				[Ss][Kk][Ii][Pp]*) result SKIP "$prefix: $desc" "${directive#[Ss][Kk][Ii][Pp]}" ;;
+				[Tt][Oo][Dd][Oo]*) result FAIL "$prefix: $desc" "$directive" ;;
+				*) result PASS "$prefix: $desc" ;;
+				esac ;;
+			esac ;;
+		"# "*) [ -n "${VERBOSE:-}" ] && echo "     $line" ;;
+		esac
+	done
+}
+
+# Kernel messages that mean a suite's boot went wrong whatever its tests said.
+BAD_KMSG='WARNING:|BUG:|Oops|Kernel panic|general protection fault|Call Trace:|'\
+'possible circular locking|possible recursive locking|inconsistent lock state|'\
+'DEBUG_LOCKS_WARN_ON|suspicious RCU usage|RCU used illegally|rcu: INFO:|detected stall|'\
+'sleeping function called from invalid context|scheduling while atomic|'\
+'turning off the locking correctness validator|hung_task|blocked for more than|soft lockup|hard LOCKUP|UBSAN|KASAN|refcount_t:|list_add corruption'
+
+# KUnit results in a console log, one line per test case.
+parse_kunit() {
+	local prefix=$1
+	sed -E 's/^\[[ 0-9.]+\] ?//' "$2" | awk -v prefix="$prefix" '
+		/^    # Subtest: / { suite = $4; next }
+		/^    (not )?ok [0-9]+ / && suite != "" {
+			line = $0; sub(/^    /, "", line)
+			st = (line ~ /^not ok/) ? "not ok" : "ok"
+			sub(/^(not )?ok [0-9]+ (- )?/, "", line)
+			printf "%s 1 - %s.%s\n", st, suite, line
+		}'
+}
+
+run_guest_suite() {
+	local s=$1 out=$BUILD/test/$s limit=300 rc
+	[ -f "$TOP/tests/guest/$s/run.sh" ] || { result FAIL "$s: no such suite"; return; }
+	[ -f "$TOP/tests/guest/$s/timeout" ] && limit=$(cat "$TOP/tests/guest/$s/timeout")
+	say "suite $s: booting ($flavour kernel, limit ${limit}s)"
+	"$TOP/qemu/boot.sh" -f "$flavour" -s "$s" -o "$out" -t "$limit"
+	rc=$?
+	tr -d '\r' < "$out/ktap.log" > "$out/ktap.txt" 2>/dev/null || : > "$out/ktap.txt"
+	parse_ktap "$s" < "$out/ktap.txt"
+	if ! grep -q "^# notick: end of suite $s" "$out/ktap.txt"; then
+		local why="exit $rc"
+		[ $rc = 124 ] && why="hung: killed after ${limit}s"
+		grep -q 'Kernel panic' "$out/console.log" 2>/dev/null && why="kernel panic"
+		result FAIL "$s: guest finished the suite" "$why; see ${out#"$TOP"/}/console.log"
+	elif [ -z "$ktap_plan" ] || [ "$ktap_count" != "$ktap_plan" ]; then
+		result FAIL "$s: KTAP plan" "planned ${ktap_plan:-none}, ran $ktap_count"
+	fi
+	if [ "$s" = smoke ]; then
+		parse_ktap "kunit" < <(parse_kunit kunit "$out/console.log")
+	elif parse_kunit kunit "$out/console.log" | grep -q '^not ok'; then
+		result FAIL "$s: KUnit in this boot" "see console.log"
+	fi
+	local bad
+	bad=$(grep -aE "$BAD_KMSG" "$out/console.log" 2>/dev/null | head -n 3)
+	if [ -n "$bad" ]; then
+		result FAIL "$s: kernel log clean" "$(head -n 1 <<< "$bad" | cut -c1-160)"
+		printf '       %s\n' "$bad"
+	else
+		result PASS "$s: kernel log clean"
+	fi
+}
+
+run_host_tests() {
+	local m out=$BUILD/test/host
+	mkdir -p "$out"
+	for m in "$TOP"/tools/*/Makefile; do
+		[ -f "$m" ] || continue
+		local t; t=$(basename "$(dirname "$m")")
+		say "host unit tests: tools/$t"
+		make -s -C "$(dirname "$m")" check BUILD="$BUILD/$t" > "$out/$t.log" 2>&1
+		local rc=$?
+		parse_ktap "host/$t" < "$out/$t.log"
+		if [ $rc != 0 ] && [ "$ktap_count" = 0 ]; then
+			result FAIL "host/$t: make check" "exit $rc; see ${out#"$TOP"/}/$t.log"
+		elif [ -n "$ktap_plan" ] && [ "$ktap_count" != "$ktap_plan" ]; then
+			result FAIL "host/$t: TAP plan" "planned $ktap_plan, ran $ktap_count"
+		fi
+	done
+}
+
+say "kernel $(cat "$BUILD/obj-$flavour/kernelrelease" 2>/dev/null) ($flavour), suites: ${suites[*]}"
+for s in "${suites[@]}"; do
+	if [ "$s" = host ]; then run_host_tests; else run_guest_suite "$s"; fi
+done
+if [ $skip -gt 0 ]; then echo "$pass passed, $fail failed, $skip skipped"; else echo "$pass passed, $fail failed"; fi
+[ $fail = 0 ]
