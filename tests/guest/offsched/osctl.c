@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osctl - helper of the OFFSCHED guest tests.
+ *
+ *   osctl write FILE VALUE      one write(2); prints OK or the errno name
+ *   osctl rmmod NAME            delete_module(NAME, O_NONBLOCK); same output
+ *   osctl results FILE          read u32 ftq samples; prints
+ *                               "n=N sum=S min=A max=B zero=Z"
+ *   osctl attach CPU            OFFSCHED_IOC_ATTACH; prints OK or errno name
+ *   osctl private CPU           attach, then mmap(MAP_PRIVATE); same output
+ *   osctl shm CPU               prints "status=S samples_done=N messages=M"
+ *   osctl ring CPU N            send N words through the in ring, check that
+ *                               each comes back + 1 on the out ring, in order
+ *   osctl send CPU WORD         send one word, check its answer
+ *
+ * Exit status: 0 when the command ran (whatever errno it reports), 1 when a
+ * ring check failed, 2 on usage or setup errors.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* From <uapi/linux/offsched.h>, which the build host does not have. */
+#define OFFSCHED_SHM_MAGIC	0x4f465343
+#define OFFSCHED_RING_SIZE	256
+
+struct offsched_ring {
+	uint32_t head;
+	uint32_t pad0[15];
+	uint32_t tail;
+	uint32_t pad1[15];
+	uint64_t data[OFFSCHED_RING_SIZE];
+};
+
+struct offsched_shm {
+	uint32_t magic;
+	uint32_t version;
+	uint32_t cpu;
+	uint32_t size;
+	uint64_t tsc_khz;
+	uint64_t quantum_ns;
+	uint64_t quantum_cycles;
+	uint32_t nr_samples;
+	uint32_t samples_offset;
+	uint32_t samples_done;
+	uint32_t status;
+	uint64_t start_tsc;
+	uint64_t end_tsc;
+	uint64_t loops;
+	uint64_t messages;
+	uint64_t reserved[5];
+	struct offsched_ring in;
+	struct offsched_ring out;
+};
+
+struct offsched_attach {
+	uint32_t cpu;
+	uint32_t pad;
+	uint64_t size;
+};
+
+#ifndef OFFSCHED_IOC_ATTACH
+#define OFFSCHED_IOC_ATTACH	_IOWR(0xb7, 1, struct offsched_attach)
+#endif
+
+_Static_assert(sizeof(struct offsched_shm) == 128 + 2 * 2176,
+	       "struct offsched_shm layout");
+
+static const struct {
+	int err;
+	const char *name;
+} errnames[] = {
+	{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EIO, "EIO" },
+	{ EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" }, { EBUSY, "EBUSY" },
+	{ ENODEV, "ENODEV" }, { EINVAL, "EINVAL" }, { ERANGE, "ERANGE" },
+	{ ENOSYS, "ENOSYS" }, { ETIMEDOUT, "ETIMEDOUT" }, { ENODATA, "ENODATA" },
+	{ EFAULT, "EFAULT" }, { ENOTTY, "ENOTTY" }, { EEXIST, "EEXIST" },
+};
+
+static void print_result(int ret, int err)
+{
+	size_t i;
+
+	if (ret >= 0) {
+		puts("OK");
+		return;
+	}
+	for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++) {
+		if (errnames[i].err == err) {
+			puts(errnames[i].name);
+			return;
+		}
+	}
+	printf("E%d\n", err);
+}
+
+static int do_write(const char *file, const char *value)
+{
+	int fd = open(file, O_WRONLY);
+	ssize_t ret;
+
+	if (fd < 0) {
+		print_result(-1, errno);
+		return 0;
+	}
+	ret = write(fd, value, strlen(value));
+	print_result(ret < 0 ? -1 : 0, errno);
+	close(fd);
+	return 0;
+}
+
+static int do_rmmod(const char *name)
+{
+	long ret = syscall(SYS_delete_module, name, O_NONBLOCK);
+
+	print_result(ret < 0 ? -1 : 0, errno);
+	return 0;
+}
+
+static int do_results(const char *file)
+{
+	uint64_t n = 0, sum = 0, zero = 0;
+	uint32_t min = UINT32_MAX, max = 0, v;
+	FILE *f = fopen(file, "r");
+
+	if (!f) {
+		perror(file);
+		return 2;
+	}
+	while (fread(&v, sizeof(v), 1, f) == 1) {
+		n++;
+		/* Position-weighted, so that reordered samples differ. */
+		sum += (uint64_t)v * n;
+		if (v < min)
+			min = v;
+		if (v > max)
+			max = v;
+		if (!v)
+			zero++;
+	}
+	fclose(f);
+	if (!n)
+		min = 0;
+	printf("n=%" PRIu64 " sum=%" PRIu64 " min=%u max=%u zero=%" PRIu64 "\n",
+	       n, sum, min, max, zero);
+	return 0;
+}
+
+static int attach(unsigned int cpu, struct offsched_attach *arg)
+{
+	int fd = open("/dev/offsched", O_RDWR);
+
+	if (fd < 0)
+		return -1;
+	memset(arg, 0, sizeof(*arg));
+	arg->cpu = cpu;
+	if (ioctl(fd, OFFSCHED_IOC_ATTACH, arg) < 0) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+static struct offsched_shm *map_shm(unsigned int cpu)
+{
+	struct offsched_attach arg;
+	struct offsched_shm *shm;
+	int fd = attach(cpu, &arg);
+
+	if (fd < 0) {
+		perror("attach");
+		return NULL;
+	}
+	shm = mmap(NULL, arg.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (shm == MAP_FAILED) {
+		perror("mmap");
+		return NULL;
+	}
+	if (shm->magic != OFFSCHED_SHM_MAGIC || shm->cpu != cpu ||
+	    shm->size != arg.size) {
+		fprintf(stderr, "bad shared memory header\n");
+		return NULL;
+	}
+	return shm;
+}
+
+static int do_attach(unsigned int cpu, int private)
+{
+	struct offsched_attach arg;
+	int fd = attach(cpu, &arg);
+	void *p;
+
+	if (fd < 0 || !private) {
+		print_result(fd, errno);
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	p = mmap(NULL, arg.size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	print_result(p == MAP_FAILED ? -1 : 0, errno);
+	close(fd);
+	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+/*
+ * Round trips of @n words starting at @first. A broken service must not
+ * hang the suite: give up after 60 s without progress (a safety bound
+ * only; nothing is judged on time).
+ */
+static int ring_exchange(struct offsched_shm *shm, uint64_t first, uint64_t n,
+			 int report)
+{
+	struct offsched_ring *in = &shm->in, *out = &shm->out;
+	uint64_t i, *rtt = calloc(n, sizeof(*rtt));
+	uint64_t last = now_ns();
+
+	if (!rtt)
+		return 2;
+	for (i = 0; i < n; i++) {
+		uint32_t head = in->head, tail = out->tail;
+		uint64_t word = first + i, got, t0;
+
+		t0 = now_ns();
+		in->data[head % OFFSCHED_RING_SIZE] = word;
+		__atomic_store_n(&in->head, head + 1, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&out->head, __ATOMIC_ACQUIRE) == tail) {
+			if (now_ns() - last > 60000000000ull) {
+				printf("FAIL no answer to word %" PRIu64 "\n", i);
+				free(rtt);
+				return 1;
+			}
+		}
+		got = out->data[tail % OFFSCHED_RING_SIZE];
+		__atomic_store_n(&out->tail, tail + 1, __ATOMIC_RELEASE);
+		last = now_ns();
+		rtt[i] = last - t0;
+		if (got != word + 1) {
+			printf("FAIL word %" PRIu64 ": sent %#" PRIx64
+			       " got %#" PRIx64 "\n", i, word, got);
+			free(rtt);
+			return 1;
+		}
+	}
+	if (report) {
+		uint64_t min = UINT64_MAX, max = 0, sum = 0;
+
+		for (i = 0; i < n; i++) {
+			sum += rtt[i];
+			if (rtt[i] < min)
+				min = rtt[i];
+			if (rtt[i] > max)
+				max = rtt[i];
+		}
+		printf("OK n=%" PRIu64 " rtt_ns min=%" PRIu64 " avg=%" PRIu64
+		       " max=%" PRIu64 "\n", n, min, sum / n, max);
+	} else {
+		puts("OK");
+	}
+	free(rtt);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct offsched_shm *shm;
+
+	if (argc == 4 && !strcmp(argv[1], "write"))
+		return do_write(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "rmmod"))
+		return do_rmmod(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "results"))
+		return do_results(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "attach"))
+		return do_attach(strtoul(argv[2], NULL, 0), 0);
+	if (argc == 3 && !strcmp(argv[1], "private"))
+		return do_attach(strtoul(argv[2], NULL, 0), 1);
+	if (argc == 3 && !strcmp(argv[1], "shm")) {
+		shm = map_shm(strtoul(argv[2], NULL, 0));
+		if (!shm)
+			return 2;
+		printf("status=%u samples_done=%u messages=%" PRIu64 "\n",
+		       __atomic_load_n(&shm->status, __ATOMIC_ACQUIRE),
+		       __atomic_load_n(&shm->samples_done, __ATOMIC_ACQUIRE),
+		       __atomic_load_n(&shm->messages, __ATOMIC_RELAXED));
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "ring")) {
+		shm = map_shm(strtoul(argv[2], NULL, 0));
+		if (!shm)
+			return 2;
+		return ring_exchange(shm, 1000, strtoull(argv[3], NULL, 0), 1);
+	}
+	if (argc == 4 && !strcmp(argv[1], "send")) {
+		shm = map_shm(strtoul(argv[2], NULL, 0));
+		if (!shm)
+			return 2;
+		return ring_exchange(shm, strtoull(argv[3], NULL, 0), 1, 0);
+	}
+	fprintf(stderr, "usage: see the comment at the top of osctl.c\n");
+	return 2;
+}
