@@ -210,7 +210,7 @@ static int setattr_error(int e, pid_t tid, int cpu)
 		}
 		if (validate_cpu(cpu))
 			return NT_EXIT_CPU;
-		warnx("kernel refused SCHED_NOTICK for %s on CPU %d: %s (the thread must be allowed on exactly one online CPU other than CPU 0)",
+		warnx("kernel refused SCHED_NOTICK for %s on CPU %d: %s (the thread must be allowed on exactly one online CPU that is neither the boot nor the timekeeping CPU)",
 		      w, cpu, strerror(e));
 		return NT_EXIT_CPU;
 	default:
