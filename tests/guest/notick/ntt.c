@@ -18,6 +18,9 @@
  *	parent (on CPU 0) waits 100 ms, counts CPU's LOC interrupts over
  *	SECONDS while forcing GPS synchronize_rcu() calls, stops the child
  *	and prints what both saw as key=value lines.
+ *   ntt normal-spin CPU SECONDS
+ *	The same with a SCHED_NORMAL spinner and no grace periods: the
+ *	control run, which must see local timer interrupts.
  *   ntt contend CPU
  *	A child spins as SCHED_NOTICK on CPU; a second child (SCHED_NORMAL)
  *	moves to CPU, marks that it ran and exits. Prints whether it ran
@@ -329,6 +332,9 @@ static double stat_cputime(void)
 	return (double)(utime + stime) / sysconf(_SC_CLK_TCK);
 }
 
+/* 0 for the control runs: the spinner stays SCHED_NORMAL */
+static int spinner_notick = 1;
+
 static pid_t start_spinner(struct shared *sh, int cpu)
 {
 	pid_t pid = fork();
@@ -342,7 +348,7 @@ static pid_t start_spinner(struct shared *sh, int cpu)
 		int err;
 
 		bind_cpu(cpu);
-		err = set_notick(0, 0);
+		err = spinner_notick ? set_notick(0, 0) : 0;
 		if (err) {
 			sh->admitted = -err;
 			_exit(1);
@@ -589,6 +595,10 @@ int main(int argc, char **argv)
 		return cmd_fork(atoi(argv[2]));
 	if (!strcmp(argv[1], "affinity") && argc == 3)
 		return cmd_affinity(atoi(argv[2]));
+	if (!strcmp(argv[1], "normal-spin") && argc == 4) {
+		spinner_notick = 0;
+		return cmd_spin(atoi(argv[2]), atof(argv[3]), 0);
+	}
 	if (!strcmp(argv[1], "spin") && argc == 5)
 		return cmd_spin(atoi(argv[2]), atof(argv[3]), atoi(argv[4]));
 	if (!strcmp(argv[1], "contend") && argc == 3)

@@ -14,7 +14,7 @@ GRACE=/proc/sys/kernel/sched_notick_grace_us
 T=/tmp/notick-test
 mkdir -p $T
 
-ktap_plan 39
+ktap_plan 40
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
 # kv FILE KEY: value of KEY=value in FILE
@@ -106,6 +106,10 @@ ktap_check "affinity: widening -> EBUSY, same CPU -> OK, policy kept ($r)" \
 	'[ "$r" = "widen=EBUSY same=OK policy=8" ]'
 
 # --- the tick: 10 s spin --------------------------------------------------
+"$NTT" normal-spin $CPU 2 > $T/control 2>&1
+dump $T/control
+ktap_check "control: a SCHED_NORMAL spinner on CPU $CPU takes local timer interrupts ($(kv $T/control loc_delta) in 2 s)" \
+	'[ "$(kv $T/control loc_delta)" -gt 0 ]'
 s0=$(cat $SYS/tick_stops)
 "$NTT" spin $CPU 10 8 > $T/spin10 2>&1
 dump $T/spin10
