@@ -106,6 +106,12 @@ ktap_check "affinity: widening -> EBUSY, same CPU -> OK, policy kept ($r)" \
 	'[ "$r" = "widen=EBUSY same=OK policy=8" ]'
 
 # --- the tick: 10 s spin --------------------------------------------------
+# The soft lockup watchdog runs a 4 s hrtimer on every CPU in
+# kernel.watchdog_cpumask; nohz_full= removes its CPUs from that mask at
+# boot, here the run-time sysctl does it (see sched-notick.rst).
+WDMASK=/proc/sys/kernel/watchdog_cpumask
+[ -w $WDMASK ] && echo 0 > $WDMASK
+ktap_note "watchdog_cpumask: $(cat $WDMASK 2>/dev/null)"
 "$NTT" normal-spin $CPU 2 > $T/control 2>&1
 dump $T/control
 ktap_check "control: a SCHED_NORMAL spinner on CPU $CPU takes local timer interrupts ($(kv $T/control loc_delta) in 2 s)" \
