@@ -274,6 +274,23 @@ static long long cpu_idle_ticks(int cpu)
 	return idle;
 }
 
+/* Is the tick of this CPU stopped, per /sys/.../cpuN/notick/tick? */
+static int tick_stopped(int cpu)
+{
+	char path[96], buf[16] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/notick/tick", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return !strncmp(buf, "stopped", 7);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -488,9 +505,14 @@ static int cmd_contend(int cpu)
 	/*
 	 * Alone again: the tick must stop again, once RCU callbacks queued
 	 * on the CPU by the contender's exit have run (the CPU keeps its
-	 * tick while it has callbacks: it is not an rcu_nocbs CPU).
+	 * tick while it has callbacks: it is not an rcu_nocbs CPU), and
+	 * stay stopped.
 	 */
-	sleep_s(0.5);
+	t0 = now_s();
+	for (i = 0; i < 3000 && !tick_stopped(cpu); i++)
+		sleep_s(0.01);
+	printf("tick_stopped_again=%d\nstop_again_ms=%.0f\n",
+	       tick_stopped(cpu), (now_s() - t0) * 1e3);
 	loc0 = loc_count(cpu);
 	sleep_s(2.0);
 	loc1 = loc_count(cpu);
