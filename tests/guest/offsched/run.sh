@@ -4,7 +4,7 @@
 # the ftq and echo services on CPU 1 through sysfs and /dev/offsched.
 . ../lib/ktap.sh
 
-ktap_plan 67
+ktap_plan 68
 
 SYS=/sys/devices/system/cpu
 C0=$SYS/cpu0/offsched
@@ -44,7 +44,7 @@ ktap_note "kernel $(uname -r)"
 # --- the core API: KUnit suite ----------------------------------------------
 ktap_check "modprobe offsched_kunit" 'modprobe offsched_kunit'
 for c in offsched_test_bad_args offsched_test_register offsched_test_kmem \
-	offsched_test_run; do
+	offsched_test_run offsched_test_pkt; do
 	r=$(dmesg | sed 's/^\[[^]]*\] //' | grep -E "^    (not )?ok [0-9]+ $c\$" |
 		tail -n 1)
 	case "$r" in
@@ -52,8 +52,8 @@ for c in offsched_test_bad_args offsched_test_register offsched_test_kmem \
 	*) ktap_fail "KUnit $c (${r:-no result})" ;;
 	esac
 done
-ktap_check "KUnit offsched suite: all 4 passed, none skipped" \
-	'dmesg | grep -q "# offsched: pass:4 fail:0 skip:0 total:4"'
+ktap_check "KUnit offsched suite: all 5 passed, none skipped" \
+	'dmesg | grep -q "# offsched: pass:5 fail:0 skip:0 total:5"'
 rmmod offsched_kunit
 ktap_check "the KUnit run printed 'CPU 1 is now offline and OFFSCHED' once" \
 	'[ "$(offsched_lines)" = 1 ]'
@@ -78,7 +78,7 @@ ktap_check "refused writes changed nothing" \
 	'[ "$(cat $C1/service)" = none ] && [ "$(cat $C1/quantum_ns)" = 1000000 ] &&
 	 [ "$(cat $C1/samples)" = 1000 ] && [ "$(cat $C1/state)" = idle ] &&
 	 [ "$(cat $ONLINE1)" = 1 ]'
-$ctl write $C0/service ftq > /dev/null
+$ctl write $C0/service echo > /dev/null
 expect "start on CPU 0 is refused by the core" $C0/control start EPERM
 ktap_check "CPU 0 is still online and idle" \
 	'[ "$(cat $SYS/online)" = 0-1 ] && [ "$(cat $C0/state)" = idle ]'
