@@ -17,9 +17,11 @@ BUILD := $(CURDIR)/build
 SUITES ?=
 FLAVOUR ?= test
 export BUILD
+export DURATION QUANTUM REPEATS CPUS CPU SCENARIOS GAP
 
 .PHONY: all deps tree kernel kernel-compare notickctl initramfs \
-	initramfs-compare test shell compare-test check-patches clean distclean
+	initramfs-compare test _test shell compare-test _compare-test \
+	check-patches clean distclean
 
 all: initramfs
 
@@ -45,13 +47,25 @@ initramfs: kernel notickctl
 initramfs-compare: kernel-compare notickctl
 	@qemu/initramfs.sh compare
 
-test: initramfs
+# One build at a time in build/: several make test runs in the same
+# checkout wait for each other instead of racing in build/linux and O=.
+LOCKED = mkdir -p $(BUILD) && flock $(BUILD)/.lock env NOTICK_LOCK_HELD=1 \
+	$(MAKE) --no-print-directory
+
+test:
+	@$(LOCKED) _test SUITES="$(SUITES)"
+
+_test: initramfs
 	@tests/harness.sh -f test $(SUITES)
 
-shell: initramfs
+shell:
+	@$(LOCKED) initramfs
 	@qemu/boot.sh -f test -t 0
 
-compare-test: initramfs-compare
+compare-test:
+	@$(LOCKED) _compare-test
+
+_compare-test: initramfs-compare
 	@tests/compare.sh
 
 check-patches: tree
@@ -60,7 +74,7 @@ check-patches: tree
 		-e "s|^|$$d|" $$d/series 2>/dev/null; done)
 
 clean:
-	rm -rf $(BUILD)/test $(BUILD)/compare $(BUILD)/obj-* $(BUILD)/notickctl \
+	rm -rf $(BUILD)/test $(BUILD)/compare $(BUILD)/obj-* $(BUILD)/notickctl $(BUILD)/initramfs-* \
 		$(BUILD)/linux $(BUILD)/linux.stamp
 
 distclean:

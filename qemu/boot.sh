@@ -5,7 +5,8 @@
 #   qemu/boot.sh [options] [-- extra kernel args]
 #     -f FLAVOUR   test (default) or compare
 #     -s SUITE     run tests/guest/SUITE in the guest (default: interactive shell)
-#     -o DIR       with -s: write console.log and ktap.log into DIR
+#     -o DIR       with -s: write console.log (ttyS0), ktap.log (ttyS1) and
+#                  data.log (ttyS2, bulk data from the guest) into DIR
 #     -t SECONDS   time limit (default 300; 0 = none, interactive only)
 #     -c CPUS      number of CPUs (default 2)
 # Exit status: QEMU's, or 124 when the time limit killed the guest.
@@ -27,7 +28,7 @@ shift $((OPTIND - 1))
 [ "${1:-}" = -- ] && shift
 
 kernel=$BUILD/obj-$flavour/arch/x86/boot/bzImage
-initrd=$BUILD/$flavour/initramfs.cpio.gz
+initrd=$BUILD/initramfs-$flavour/initramfs.cpio.gz
 [ -f "$kernel" ] || die "no kernel $kernel (make kernel first)"
 [ -f "$initrd" ] || die "no initramfs $initrd"
 
@@ -46,11 +47,12 @@ fi
 
 [ -n "$outdir" ] || die "-s needs -o DIR"
 mkdir -p "$outdir"
-rm -f "$outdir/console.log" "$outdir/ktap.log"
+rm -f "$outdir/console.log" "$outdir/ktap.log" "$outdir/data.log"
 append="$append notick.suite=$suite"
 set +e
 timeout -k 10 "$limit" "${qemu[@]}" -display none -monitor none \
 	-serial "file:$outdir/console.log" -serial "file:$outdir/ktap.log" \
+	-serial "file:$outdir/data.log" \
 	-append "$append" < /dev/null > "$outdir/qemu.log" 2>&1
 rc=$?
 set -e

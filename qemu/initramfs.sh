@@ -7,10 +7,11 @@
 #   compiled statically to /tests/<suite>/<name>).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+build_lock
 
 flavour=${1:?usage: initramfs.sh test|compare}
 obj=$BUILD/obj-$flavour
-out=$BUILD/$flavour
+out=$BUILD/initramfs-$flavour
 root=$out/rootfs
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,root,tests}
@@ -38,11 +39,16 @@ for t in /usr/bin/taskset /usr/bin/chrt; do copy_dynamic "$t"; done
 [ -d "$obj/modroot/lib/modules" ] && cp -a "$obj/modroot/lib/modules" "$root/lib/"
 
 cp -r "$TOP/tests/guest/lib" "$root/tests/lib"
-CFLAGS="-static -O2 -std=gnu11 -Wall -Wextra -Werror -I$TOP/tests/include"
-for d in "$TOP"/tests/guest/*/; do
+# UAPI headers of the patched tree come after the system's, so that only
+# what the series add (e.g. linux/offsched_ftq.h) is taken from there.
+CFLAGS="-static -O2 -std=gnu11 -Wall -Wextra -Werror -idirafter $TREE/include/uapi"
+suites=("$TOP"/tests/guest/*/)
+[ "$flavour" = compare ] && suites+=("$TOP/tests/compare/guest/")
+for d in "${suites[@]}"; do
 	d=${d%/}
 	[ -f "$d/run.sh" ] || continue
 	s=${d##*/}
+	[ "$d" = "$TOP/tests/compare/guest" ] && s=compare
 	mkdir -p "$root/tests/$s"
 	for f in "$d"/*; do
 		case "$f" in

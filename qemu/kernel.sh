@@ -8,6 +8,7 @@
 # into build/obj-<flavour>/modroot for the initramfs.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+build_lock
 
 flavour=${1:?usage: kernel.sh test|compare}
 frag=$TOP/qemu/config/$flavour.config
@@ -54,8 +55,7 @@ if [ "$(cat "$obj/.config.stamp" 2>/dev/null)" != "$cfg_id" ] || [ ! -f "$obj/.c
 	echo "$cfg_id" > "$obj/.config.stamp"
 fi
 
-kver=$(kmake -s kernelrelease)
-say "building $flavour kernel $kver (-j$JOBS)"
+say "building $flavour kernel (-j$JOBS)"
 if ! kmake -j"$JOBS" bzImage modules > "$obj/build.log" 2>&1; then
 	tail -n 40 "$obj/build.log" >&2
 	die "the $flavour kernel did not build; full log: ${obj#"$TOP"/}/build.log"
@@ -67,4 +67,6 @@ if grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
 	kmake INSTALL_MOD_PATH="$obj/modroot" INSTALL_MOD_STRIP=1 DEPMOD=/sbin/depmod \
 		modules_install > /dev/null
 fi
+kver=$(kmake -s kernelrelease)
 echo "$kver" > "$obj/kernelrelease"
+say "$flavour kernel $kver: ${obj#"$TOP"/}/arch/x86/boot/bzImage"

@@ -34,3 +34,16 @@ series_patches() {
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# One writer at a time in build/: take the build lock unless a parent
+# (make test, make compare-test) already holds it for us.
+build_lock() {
+	[ -n "${NOTICK_LOCK_HELD:-}" ] && return 0
+	mkdir -p "$BUILD"
+	exec 9> "$BUILD/.lock"
+	if ! flock -n 9; then
+		say "waiting for another build in ${BUILD#"$TOP"/} to finish"
+		flock 9 || die "cannot lock $BUILD/.lock"
+	fi
+	export NOTICK_LOCK_HELD=1
+}

@@ -9,6 +9,7 @@
 # them.  Nothing is redone when neither the tarball nor a patch changed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+build_lock
 
 tarball=$(dpkg-query -L linux-source-6.1 2>/dev/null | grep -E '/linux-source-6\.1\.tar\.(xz|bz2|gz)$' | head -n 1)
 [ -n "$tarball" ] && [ -f "$tarball" ] || die "linux-source-6.1 is not installed (run qemu/deps.sh)"
@@ -22,7 +23,7 @@ if [ "$(cat "$PRISTINE.stamp" 2>/dev/null)" != "$tar_id" ]; then
 	tar -xf "$tarball" -C "$PRISTINE" --strip-components=1
 	echo "$tar_id" > "$PRISTINE.stamp"
 fi
-kver=$(make -s -C "$PRISTINE" kernelversion)
+kver="$(make -s -C "$PRISTINE" kernelversion) (Debian linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1))"
 
 # Identify the patch stack: tarball plus every patch's name and content.
 stack_id() {
