@@ -1,5 +1,89 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make compare-test: the noise benchmark (issue 6).  Not written yet.
+# make compare-test: how much does the kernel disturb one thread, and which
+# answer disturbs it least?  The same FTQ/FWQ loop runs on one CPU of the
+# compare kernel (debugging off) in each scenario:
+#   cfs       taskset -c CPU                    (boot 1)
+#   fifo      taskset -c CPU chrt -f 99         (boot 1)
+#   notick    notickctl --cpu CPU               (boot 1, no boot parameter)
+#   offsched  the OFFSCHED ftq service          (boot 1, kernel callback)
+#   nohz      taskset + chrt -f 99 on a nohz_full=CPU  (boot 2)
+# Options (make variables or environment):
+#   DURATION=10 (s)  QUANTUM=1000 (us)  REPEATS=3  CPUS=2  CPU=1
+#   SCENARIOS=cfs,fifo,nohz,notick,offsched  GAP=2000 (ns, gap threshold)
+# Output: a table, build/compare/results.json, build/compare/ftq.png.
+set -uo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
-die "compare-test is not implemented yet (issue 6); the compare kernel and initramfs are built in build/obj-compare and build/compare"
+
+DURATION=${DURATION:-10} QUANTUM=${QUANTUM:-1000} REPEATS=${REPEATS:-3}
+CPUS=${CPUS:-2} CPU=${CPU:-1} GAP=${GAP:-2000}
+SCENARIOS=${SCENARIOS:-cfs,fifo,nohz,notick,offsched}
+for v in DURATION QUANTUM REPEATS CPUS CPU GAP; do
+	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a number (got '${!v}')"
+done
+[ "$CPU" -ge 1 ] && [ "$CPU" -lt "$CPUS" ] || die "CPU must be between 1 and CPUS-1"
+for s in ${SCENARIOS//,/ }; do
+	case $s in cfs|fifo|nohz|notick|offsched) ;; *) die "unknown scenario '$s'" ;; esac
+done
+
+out=$BUILD/compare
+rm -rf "$out"
+mkdir -p "$out"
+kver=$(cat "$BUILD/obj-compare/kernelrelease")
+say "compare-test on $kver: $SCENARIOS, $REPEATS x ${DURATION}s, ${QUANTUM}us quanta, CPU $CPU of $CPUS"
+
+# boot NAME SCENARIOS EXTRA-ARGS: one guest running some scenarios, with
+# progress lines shown as the guest prints them.
+boot() {
+	local name=$1 sc=$2 extra=$3 n limit pid
+	n=$(tr ',' '\n' <<< "$sc" | grep -c .)
+	limit=$(( n * REPEATS * (DURATION + 30) + 120 ))
+	say "boot $name: $sc ${extra:+($extra)}"
+	"$TOP/qemu/boot.sh" -f compare -s compare -o "$out/$name" -t "$limit" -c "$CPUS" -- \
+		"compare.scenarios=$sc compare.repeats=$REPEATS compare.duration=$DURATION" \
+		"compare.quantum=$QUANTUM compare.cpu=$CPU compare.gap=$GAP $extra" &
+	pid=$!
+	local shown=0
+	while kill -0 $pid 2>/dev/null; do
+		sleep 2
+		shown=$(progress "$out/$name/ktap.log" "$shown")
+	done
+	wait $pid
+	local rc=$?
+	progress "$out/$name/ktap.log" "$shown" > /dev/null
+	grep -q '^# notick: end of suite compare' "$out/$name/ktap.log" 2>/dev/null ||
+		say "boot $name did not finish (exit $rc): see ${out#"$TOP"/}/$name/console.log"
+}
+progress() {	# progress FILE LINES-ALREADY-SHOWN -> prints new lines, echoes count
+	local f=$1 shown=$2 total
+	[ -f "$f" ] || { echo "$shown"; return; }
+	total=$(wc -l < "$f")
+	tail -n +$((shown + 1)) "$f" | head -n $((total - shown)) | tr -d '\r' |
+		sed -n 's/^# compare: /==>   /p' >&2
+	echo "$total"
+}
+
+main=$(tr ',' '\n' <<< "$SCENARIOS" | grep -v '^nohz$' | paste -sd,)
+[ -n "$main" ] && boot plain "$main" ""
+grep -qw nohz <<< "${SCENARIOS//,/ }" && boot nohz_full nohz "nohz_full=$CPU"
+
+say "analysing"
+python3 "$TOP/tests/compare/analyze.py" "$out" "$CPU" "$out"/*/data.log | tee "$out/table.txt"
+
+plots=()
+for sc in offsched notick nohz fifo cfs; do
+	[ -f "$out/ftq-$sc.dat" ] && plots+=("'$out/ftq-$sc.dat' using 1:2 with lines title '$sc'")
+done
+if [ ${#plots[@]} -gt 0 ]; then
+	gnuplot <<-GP
+	set terminal png size 1000,600
+	set output '$out/ftq.png'
+	set title 'FTQ samples, sorted ($kver, ${QUANTUM} us quanta, CPU $CPU, first run)'
+	set xlabel 'quantum (sorted by work done)'
+	set ylabel 'work done / best quantum of the run'
+	set key bottom right
+	set yrange [0:1.05]
+	plot $(IFS=,; echo "${plots[*]}")
+	GP
+fi
+say "results: ${out#"$TOP"/}/results.json, ${out#"$TOP"/}/ftq.png, ${out#"$TOP"/}/table.txt"

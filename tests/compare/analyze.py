@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""compare-test, host side: turn the guests' data logs into a table,
+results.json and the data for the sorted-FTQ plot.
+
+    analyze.py OUTDIR CPU DATA.LOG...
+
+Attribution: the probe records every gap in its loop above a threshold,
+with start and end on the TSC; the guest traces the kernel's events on the
+measured CPU with the x86-tsc clock.  A gap that contains a kernel event is
+kernel-attributed noise, split among the sources by the time each spent
+inside the gap; a gap with no kernel event is unattributed (under TCG:
+the host).  The OFFSCHED scenario has no kernel events by construction and
+measures the machine's noise floor.
+"""
+import bisect
+import json
+import os
+import re
+import statistics
+import sys
+
+TRACE_RE = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+\S+\s+(\d+):\s+([\w]+):\s*(.*)$')
+VECTOR_NAMES = {
+    'local_timer': 'timer tick', 'reschedule': 'IPI resched',
+    'call_function': 'IPI call', 'call_function_single': 'IPI call',
+    'irq_work': 'irq_work', 'spurious_apic': 'spurious', 'error_apic': 'APIC error',
+    'thermal_apic': 'thermal', 'threshold_apic': 'threshold',
+    'x86_platform_ipi': 'platform IPI', 'deferred_error_apic': 'MCE',
+}
+ORDER = ['offsched', 'notick', 'nohz', 'fifo', 'cfs']
+LABEL = {
+    'cfs': 'CFS (taskset)', 'fifo': 'FIFO (chrt -f 99)',
+    'nohz': 'FIFO, nohz_full=', 'notick': 'SCHED_NOTICK',
+    'offsched': 'OFFSCHED ftq',
+}
+
+
+def parse_table(lines, cpu):
+    """/proc/interrupts or /proc/softirqs -> {name: count on cpu}."""
+    if not lines:
+        return {}
+    cols = lines[0].split()
+    try:
+        idx = cols.index('CPU%d' % cpu)
+    except ValueError:
+        return {}
+    out = {}
+    for line in lines[1:]:
+        if ':' not in line:
+            continue
+        name, rest = line.split(':', 1)
+        name = name.strip()
+        f = rest.split()
+        if len(f) <= idx or not f[idx].isdigit():
+            continue
+        desc = ' '.join(f[len(cols):])
+        if name.isdigit():
+            name = 'IRQ%s %s' % (name, desc.split()[-1] if desc else '')
+        out[name.strip()] = int(f[idx])
+    return out
+
+
+def diff(before, after):
+    return {k: after[k] - before.get(k, 0) for k in after if after[k] - before.get(k, 0)}
+
+
+def split_sections(path):
+    """Yield (scenario, repeat, {section: [lines]}) for each run."""
+    run, sec, name = None, None, None
+    with open(path, errors='replace') as f:
+        for line in f:
+            line = line.rstrip('\r\n')
+            if line.startswith('@@ begin '):
+                _, _, sc, rep = line.split()[:4]
+                run, name, sec = {}, (sc, int(rep)), 'head'
+                run[sec] = []
+            elif run is None:
+                continue
+            elif line.startswith('@@ end '):
+                run['rc'] = line.split('rc=')[-1]
+                yield name[0], name[1], run
+                run = None
+            elif line.startswith('@@ '):
+                sec = line[3:]
+                run[sec] = []
+            else:
+                run[sec].append(line)
+
+
+def intervals_from_trace(lines, cpu, pid):
+    """Kernel activity on the CPU: list of (start, end, source), points."""
+    ivs, points, open_, irq_names = [], [], {}, {}
+    switched_out = None
+    for line in lines:
+        m = TRACE_RE.match(line)
+        if not m or int(m.group(3)) != cpu:
+            continue
+        ts, ev, args = int(m.group(4)), m.group(5), m.group(6)
+        if ev.endswith('_entry') or ev.endswith('_exit'):
+            base = ev.rsplit('_', 1)[0]
+            if base == 'irq_handler':
+                irq = re.search(r'irq=(\d+)', args).group(1)
+                if ev.endswith('_entry'):
+                    name = re.search(r'name=(\S+)', args)
+                    irq_names[irq] = 'IRQ ' + (name.group(1) if name else irq)
+                key = irq_names.get(irq, 'IRQ ' + irq)
+            elif base == 'softirq':
+                a = re.search(r'action=(\w+)', args)
+                key = 'softirq ' + (a.group(1) if a else '?')
+            else:
+                key = VECTOR_NAMES.get(base, base)
+            if ev.endswith('_entry'):
+                open_[key] = ts
+            elif key in open_:
+                ivs.append((open_.pop(key), ts, key))
+        elif ev == 'sched_switch':
+            prev = re.search(r'prev_pid=(\d+)', args)
+            nxt = re.search(r'next_comm=(.+?) next_pid=(\d+)', args)
+            if prev and int(prev.group(1)) == pid:
+                switched_out = (ts, re.sub(r'/\d+$', '', nxt.group(1)) if nxt else '?')
+            elif nxt and int(nxt.group(2)) == pid and switched_out:
+                ivs.append((switched_out[0], ts, 'task ' + switched_out[1]))
+                switched_out = None
+        elif ev.startswith('page_fault'):
+            points.append((ts, 'page fault'))
+    ivs.sort()
+    return ivs, points
+
+
+def attribute(gaps, ivs, points):
+    """Split gap time into kernel sources and unattributed (all in cycles)."""
+    per_src, unattributed, worst, kernel = {}, 0, 0, 0
+    starts = [iv[0] for iv in ivs]
+    pstarts = [p[0] for p in points]
+    maxlen = max((e - s for s, e, _ in ivs), default=0)
+    for gs, ge in gaps:
+        length = ge - gs
+        share = {}
+        i = bisect.bisect_left(starts, gs - maxlen)
+        while i < len(ivs) and ivs[i][0] < ge:
+            s, e, src = ivs[i]
+            ov = min(e, ge) - max(s, gs)
+            if ov > 0:
+                share[src] = share.get(src, 0) + ov
+            i += 1
+        j = bisect.bisect_left(pstarts, gs)
+        while j < len(points) and points[j][0] <= ge:
+            share.setdefault(points[j][1], 0)
+            j += 1
+        if not share:
+            unattributed += length
+            continue
+        kernel += length
+        worst = max(worst, length)
+        tot = sum(share.values())
+        for src, ov in share.items():
+            w = ov / tot if tot else 1 / len(share)
+            per_src[src] = per_src.get(src, 0) + length * w
+    return kernel, worst, unattributed, per_src
+
+
+def percentile(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(len(xs) * p / 100))] if xs else 0
+
+
+def analyse_run(sc, run, cpu):
+    res = {'scenario': sc, 'ok': run.get('rc') == '0'}
+    if any(k.startswith('unavailable') for k in run):
+        res['ok'] = False
+        res['error'] = next(k for k in run if k.startswith('unavailable'))
+        return res
+    irq = diff(parse_table(run.get('interrupts before', []), cpu),
+               parse_table(run.get('interrupts after', []), cpu))
+    soft = diff(parse_table(run.get('softirqs before', []), cpu),
+                parse_table(run.get('softirqs after', []), cpu))
+    res['loc'] = irq.pop('LOC', 0)
+    res['irqs'] = irq
+    res['softirqs'] = soft
+    ftq = next((v for k, v in run.items() if k.startswith('ftq')), None)
+    if ftq is None:
+        ftq = run.get('head', []) + [l for k, v in run.items() if k.startswith('offsched') for l in v]
+    params = {}
+    samples, gaps, fwq = [], [], []
+    for line in ftq:
+        if line.startswith('# '):
+            params.update(dict(kv.split('=', 1) for kv in line[2:].split() if '=' in kv))
+        elif line.startswith('S '):
+            samples.append(int(line[2:]))
+        elif line.startswith('G '):
+            a, b = line[2:].split()
+            gaps.append((int(a), int(b)))
+        elif line.startswith('W '):
+            fwq.append(int(line[2:]))
+        elif line.startswith('R '):
+            params.update(dict(kv.split('=', 1) for kv in line[2:].split()))
+    if not samples:
+        res['ok'] = False
+        res['error'] = 'no FTQ samples'
+        return res
+    n, mx = len(samples), max(samples)
+    res['ftq'] = {
+        'samples': n, 'noise_fraction': 1 - sum(samples) / (mx * n) if mx else 1,
+        'median': statistics.median(samples), 'p1': percentile(samples, 1),
+        'max': mx, 'min': min(samples),
+    }
+    res['sorted'] = sorted(samples)
+    hz = float(params.get('tsc_hz', 0)) or None
+    res['tsc_hz'] = hz
+    if fwq:
+        res['fwq_cycles'] = statistics.median(fwq)
+    if 'nvcsw' in params:
+        res['ctxsw'] = int(params['nvcsw']) + int(params['nivcsw'])
+    if gaps and hz:
+        pid = None
+        for line in run.get('trace', []):
+            m = re.search(r'prev_comm=ftq prev_pid=(\d+)', line) or re.search(r'next_comm=ftq next_pid=(\d+)', line)
+            if m:
+                pid = int(m.group(1))
+                break
+        ivs, points = intervals_from_trace(run.get('trace', []), cpu, pid)
+        kernel, worst, unatt, per_src = attribute(gaps, ivs, points)
+        us = 1e6 / hz
+        res['kernel_noise_us'] = kernel * us
+        res['worst_kernel_us'] = worst * us
+        res['unattributed_us'] = unatt * us
+        res['noise_by_source_us'] = {k: v * us for k, v in sorted(per_src.items(), key=lambda kv: -kv[1])}
+        res['gaps'] = len(gaps)
+        res['trace_events'] = len(ivs) + len(points)
+    elif not gaps and hz:
+        res['kernel_noise_us'] = res['worst_kernel_us'] = res['unattributed_us'] = 0.0
+        res['noise_by_source_us'] = {}
+    return res
+
+
+def med(runs, key, sub=None):
+    vals = []
+    for r in runs:
+        v = r.get(key)
+        if sub is not None and isinstance(v, dict):
+            v = v.get(sub)
+        if isinstance(v, (int, float)):
+            vals.append(v)
+    return statistics.median(vals) if vals else None
+
+
+def main():
+    outdir, cpu, logs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    runs = {}
+    for path in logs:
+        if not os.path.exists(path):
+            continue
+        for sc, rep, run in split_sections(path):
+            runs.setdefault(sc, []).append(analyse_run(sc, run, cpu))
+    summary = {}
+    for sc, rs in runs.items():
+        good = [r for r in rs if r.get('ok')]
+        s = {'runs': len(rs), 'good_runs': len(good)}
+        if not good:
+            s['error'] = next((r.get('error') for r in rs if r.get('error')), 'failed')
+            summary[sc] = s
+            continue
+        for k in ('loc', 'ctxsw', 'kernel_noise_us', 'worst_kernel_us', 'unattributed_us', 'fwq_cycles'):
+            s[k] = med(good, k)
+        for k in ('noise_fraction', 'median', 'p1'):
+            s['ftq_' + k] = med(good, 'ftq', k)
+        s['other_irqs'] = statistics.median([sum(r['irqs'].values()) for r in good])
+        s['softirqs'] = statistics.median([sum(r['softirqs'].values()) for r in good])
+        srcs = {}
+        for r in good:
+            for k, v in r.get('irqs', {}).items():
+                srcs.setdefault('irq ' + k, []).append(v)
+            for k, v in r.get('softirqs', {}).items():
+                srcs.setdefault('softirq ' + k, []).append(v)
+        s['counts_by_source'] = {k: statistics.median(v + [0] * (len(good) - len(v))) for k, v in srcs.items()}
+        nsrc = {}
+        for r in good:
+            for k, v in r.get('noise_by_source_us', {}).items():
+                nsrc.setdefault(k, []).append(v)
+        s['kernel_noise_by_source_us'] = {k: statistics.median(v + [0] * (len(good) - len(v)))
+                                          for k, v in nsrc.items()}
+        s['sorted_first_run'] = good[0]['sorted']
+        summary[sc] = s
+    fwqs = [s['fwq_cycles'] for s in summary.values() if s.get('fwq_cycles')]
+    best = min(fwqs) if fwqs else None
+    for s in summary.values():
+        if s.get('fwq_cycles') and best:
+            s['fwq_relative'] = s['fwq_cycles'] / best
+    floor = summary.get('offsched', {}).get('ftq_noise_fraction')
+
+    order = [sc for sc in ORDER if sc in summary] + [sc for sc in summary if sc not in ORDER]
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, 'results.json'), 'w') as f:
+        json.dump({'cpu': cpu, 'scenarios': {sc: {k: v for k, v in summary[sc].items()
+                                                   if k != 'sorted_first_run'} for sc in order},
+                   'runs': {sc: [{k: v for k, v in r.items() if k != 'sorted'} for r in runs[sc]]
+                            for sc in order}}, f, indent=1)
+    # Sorted FTQ samples, normalised to each run's best quantum.
+    for sc in order:
+        xs = summary[sc].get('sorted_first_run')
+        if xs:
+            with open(os.path.join(outdir, 'ftq-%s.dat' % sc), 'w') as f:
+                mx = max(xs) or 1
+                for i, x in enumerate(xs):
+                    f.write('%d %.5f\n' % (i, x / mx))
+
+    def fmt(v, f='%.0f'):
+        return '-' if v is None else f % v
+    hdr = ('scenario', 'runs', 'LOC', 'IRQ', 'softirq', 'ctxsw', 'kern us', 'worst us',
+           'unattr us', 'noise', 'vs floor', 'median', 'p1', 'FWQ rel')
+    rows = []
+    for sc in order:
+        s = summary[sc]
+        if 'error' in s:
+            rows.append((LABEL.get(sc, sc), '0/%d' % s['runs'], 'unavailable: ' + str(s['error'])))
+            continue
+        nf = s.get('ftq_noise_fraction')
+        rows.append((LABEL.get(sc, sc), '%d/%d' % (s['good_runs'], s['runs']), fmt(s['loc']),
+                     fmt(s['other_irqs']), fmt(s['softirqs']), fmt(s['ctxsw']),
+                     fmt(s['kernel_noise_us']), fmt(s['worst_kernel_us'], '%.1f'),
+                     fmt(s['unattributed_us']), fmt(nf, '%.3f'),
+                     fmt(nf - floor if nf is not None and floor is not None else None, '%+.3f'),
+                     fmt(s['ftq_median']), fmt(s['ftq_p1']), fmt(s.get('fwq_relative'), '%.3f')))
+    widths = [max(len(str(r[i])) for r in rows + [hdr] if i < len(r)) for i in range(len(hdr))]
+    print('  '.join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(hdr, widths))))
+    for r in rows:
+        if len(r) == 3:
+            print('  '.join([r[0].ljust(widths[0]), r[1].rjust(widths[1]), r[2]]))
+        else:
+            print('  '.join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
+    print()
+    for sc in order:
+        srcs = summary[sc].get('kernel_noise_by_source_us')
+        if srcs:
+            top = sorted(srcs.items(), key=lambda kv: -kv[1])[:5]
+            print('%-18s kernel noise by source (us, median): %s' % (
+                LABEL.get(sc, sc), ', '.join('%s %.0f' % kv for kv in top)))
+
+
+if __name__ == '__main__':
+    main()

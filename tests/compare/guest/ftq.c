@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftq - Fixed Time Quantum and Fixed Work Quantum noise probe, user space.
+ *
+ * The FTQ loop is the one in <linux/offsched_ftq.h>, the header the OFFSCHED
+ * ftq service compiles too, so both scenarios run the very same code.  The
+ * clock it reads is the TSC; every clock read also checks how long it was
+ * since the previous one, and records each gap above a threshold with its
+ * start and end on the TSC, so that lost time can be matched against the
+ * kernel's trace events (recorded with the x86-tsc trace clock).
+ *
+ * Output (stdout, one record per line):
+ *   # key=value ...            run parameters and TSC calibration
+ *   S <count>                  one FTQ sample (work units in one quantum)
+ *   G <start_tsc> <end_tsc>    one gap in the loop above the threshold
+ *   W <cycles>                 one FWQ repetition (cycles for fixed work)
+ *   R key=value ...            rusage of the run
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/resource.h>
+#include <x86intrin.h>
+
+#include <linux/offsched_ftq.h>
+
+struct probe {
+	uint64_t last;		/* previous clock read */
+	uint64_t threshold;	/* gap threshold, cycles */
+	uint64_t (*gaps)[2];
+	size_t nr_gaps, max_gaps, lost_gaps;
+};
+
+static uint64_t probe_clock(void *ctx)
+{
+	struct probe *p = ctx;
+	uint64_t now = __rdtsc();
+
+	if (now - p->last > p->threshold) {
+		if (p->nr_gaps < p->max_gaps) {
+			p->gaps[p->nr_gaps][0] = p->last;
+			p->gaps[p->nr_gaps][1] = now;
+			p->nr_gaps++;
+		} else {
+			p->lost_gaps++;
+		}
+	}
+	p->last = now;
+	return now;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void __attribute__((noreturn)) usage(FILE *out, int status)
+{
+	fprintf(out,
+		"Usage: ftq [options]\n"
+		"  -q, --quantum-us N   FTQ quantum in microseconds (default 1000)\n"
+		"  -n, --samples N      number of FTQ quanta (default 10000)\n"
+		"  -g, --gap-ns N       record loop gaps longer than N ns (default 2000)\n"
+		"  -w, --fwq-work N     FWQ work units per repetition (default 100000)\n"
+		"  -r, --fwq-reps N     FWQ repetitions after the FTQ run (default 1000)\n"
+		"  -h, --help           this text\n");
+	exit(status);
+}
+
+static unsigned long parse_num(const char *s, const char *what)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || !v) {
+		fprintf(stderr, "ftq: invalid %s: '%s'\n", what, s);
+		exit(EXIT_FAILURE);
+	}
+	return v;
+}
+
+/* Calibrate the TSC against CLOCK_MONOTONIC_RAW over about 100 ms. */
+static double tsc_hz_estimate(void)
+{
+	uint64_t t0 = mono_ns(), c0 = __rdtsc(), t1, c1;
+
+	do {
+		t1 = mono_ns();
+	} while (t1 - t0 < 100000000ull);
+	c1 = __rdtsc();
+	return (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "quantum-us", required_argument, NULL, 'q' },
+		{ "samples", required_argument, NULL, 'n' },
+		{ "gap-ns", required_argument, NULL, 'g' },
+		{ "fwq-work", required_argument, NULL, 'w' },
+		{ "fwq-reps", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	unsigned long quantum_us = 1000, samples = 10000, gap_ns = 2000;
+	unsigned long fwq_work = 100000, fwq_reps = 1000;
+	struct probe p = { 0 };
+	struct ftq_run run = { 0 };
+	struct rusage ru;
+	uint64_t *fwq, start_tsc, end_tsc, t0, t1;
+	double hz;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "q:n:g:w:r:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'q': quantum_us = parse_num(optarg, "quantum"); break;
+		case 'n': samples = parse_num(optarg, "sample count"); break;
+		case 'g': gap_ns = parse_num(optarg, "gap threshold"); break;
+		case 'w': fwq_work = parse_num(optarg, "FWQ work"); break;
+		case 'r': fwq_reps = parse_num(optarg, "FWQ repetitions"); break;
+		case 'h': usage(stdout, EXIT_SUCCESS);
+		default: usage(stderr, EXIT_FAILURE);
+		}
+	}
+	if (optind != argc || samples > UINT32_MAX)
+		usage(stderr, EXIT_FAILURE);
+
+	hz = tsc_hz_estimate();
+	run.quantum = (uint64_t)((double)quantum_us * hz / 1e6);
+	run.nr_samples = (uint32_t)samples;
+	run.samples = calloc(samples, sizeof(*run.samples));
+	p.threshold = (uint64_t)((double)gap_ns * hz / 1e9);
+	p.max_gaps = 1u << 20;
+	p.gaps = calloc(p.max_gaps, sizeof(*p.gaps));
+	fwq = calloc(fwq_reps, sizeof(*fwq));
+	if (!run.samples || !p.gaps || !fwq) {
+		fprintf(stderr, "ftq: out of memory\n");
+		return EXIT_FAILURE;
+	}
+
+	/* FTQ: absolute deadlines, the shared loop. */
+	t0 = mono_ns();
+	start_tsc = p.last = __rdtsc();
+	ftq_start(&run, start_tsc);
+	while (ftq_step(&run, probe_clock, &p))
+		;
+	end_tsc = __rdtsc();
+	t1 = mono_ns();
+
+	/* FWQ: a fixed amount of work, timed. */
+	for (unsigned long r = 0; r < fwq_reps; r++) {
+		volatile uint64_t sink = 0;
+		uint64_t a = __rdtsc();
+
+		for (unsigned long i = 0; i < fwq_work; i++)
+			sink += i;
+		fwq[r] = __rdtsc() - a;
+	}
+	getrusage(RUSAGE_SELF, &ru);
+
+	printf("# ftq quantum_us=%lu samples=%lu gap_ns=%lu tsc_hz=%.0f "
+	       "quantum_cycles=%" PRIu64 " threshold_cycles=%" PRIu64 "\n",
+	       quantum_us, samples, gap_ns, hz, run.quantum, p.threshold);
+	printf("# run start_tsc=%" PRIu64 " end_tsc=%" PRIu64 " wall_ns=%" PRIu64
+	       " gaps=%zu gaps_lost=%zu\n", start_tsc, end_tsc, t1 - t0,
+	       p.nr_gaps, p.lost_gaps);
+	for (uint32_t i = 0; i < run.done; i++)
+		printf("S %" PRIu32 "\n", run.samples[i]);
+	for (size_t i = 0; i < p.nr_gaps; i++)
+		printf("G %" PRIu64 " %" PRIu64 "\n", p.gaps[i][0], p.gaps[i][1]);
+	for (unsigned long r = 0; r < fwq_reps; r++)
+		printf("W %" PRIu64 "\n", fwq[r]);
+	printf("R utime_us=%ld stime_us=%ld nvcsw=%ld nivcsw=%ld\n",
+	       ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec,
+	       ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec,
+	       ru.ru_nvcsw, ru.ru_nivcsw);
+	free(run.samples);
+	free(p.gaps);
+	free(fwq);
+	return EXIT_SUCCESS;
+}
