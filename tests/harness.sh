@@ -20,12 +20,13 @@ if [ ${#suites[@]} = 0 ]; then
 	suites+=(host)
 fi
 
-pass=0 fail=0 skip=0
-result() {	# result PASS|FAIL|SKIP name [detail]
+pass=0 fail=0 skip=0 xfail=0
+result() {	# result PASS|FAIL|SKIP|XFAIL name [detail]
 	case $1 in
 	PASS) pass=$((pass + 1)) ;;
 	FAIL) fail=$((fail + 1)) ;;
 	SKIP) skip=$((skip + 1)) ;;
+	XFAIL) xfail=$((xfail + 1)) ;;
 	esac
 	printf '%-4s %s%s\n' "$1" "$2" "${3:+  ($3)}"
 }
@@ -45,11 +46,17 @@ parse_ktap() {
 			directive=
 			case "$desc" in *" # "*) directive=${desc#* # }; desc=${desc%% # *} ;; esac
 			case "$line" in
-			"not ok"*) result FAIL "$prefix: $desc" "$directive" ;;
+			"not ok"*)
+				# TODO: a known failure, tracked in an open issue; it
+				# is shown and counted apart, never as passed.
+				case "$directive" in
+				[Tt][Oo][Dd][Oo]*) result XFAIL "$prefix: $desc" "$directive" ;;
+				*) result FAIL "$prefix: $desc" "$directive" ;;
+				esac ;;
 			*)
 				case "$directive" in
 				[Ss][Kk][Ii][Pp]*) result SKIP "$prefix: $desc" "${directive#[Ss][Kk][Ii][Pp]}" ;;
-				[Tt][Oo][Dd][Oo]*) result FAIL "$prefix: $desc" "$directive" ;;
+				[Tt][Oo][Dd][Oo]*) result PASS "$prefix: $desc" "now passes: remove its TODO" ;;
 				*) result PASS "$prefix: $desc" ;;
 				esac ;;
 			esac ;;
@@ -132,5 +139,7 @@ say "kernel $(cat "$BUILD/obj-$flavour/kernelrelease" 2>/dev/null) ($flavour), s
 for s in "${suites[@]}"; do
 	if [ "$s" = host ]; then run_host_tests; else run_guest_suite "$s"; fi
 done
+[ $xfail -gt 0 ] && echo "($xfail known failure(s) marked TODO, counted as skipped)"
+skip=$((skip + xfail))
 if [ $skip -gt 0 ]; then echo "$pass passed, $fail failed, $skip skipped"; else echo "$pass passed, $fail failed"; fi
 [ $fail = 0 ]
