@@ -76,7 +76,7 @@ BAD_KMSG='WARNING:|BUG:|Oops|Kernel panic|general protection fault|Call Trace:|'
 parse_kunit() {
 	local prefix=$1
 	sed -E 's/^\[[ 0-9.]+\] ?//' "$2" | awk -v prefix="$prefix" '
-		/^    # Subtest: / { suite = $4; next }
+		/^    # Subtest: / { suite = $3; next }
 		/^    (not )?ok [0-9]+ / && suite != "" {
 			line = $0; sub(/^    /, "", line)
 			st = (line ~ /^not ok/) ? "not ok" : "ok"
@@ -104,6 +104,10 @@ run_guest_suite() {
 	fi
 	if [ "$s" = smoke ]; then
 		parse_ktap "kunit" < <(parse_kunit kunit "$out/console.log")
+		if [ "$ktap_count" = 0 ] &&
+		   grep -q '^CONFIG_KUNIT=y' "$BUILD/obj-$flavour/.config"; then
+			result FAIL "kunit: built-in KUnit results in the console" "none found"
+		fi
 	elif parse_kunit kunit "$out/console.log" | grep -q '^not ok'; then
 		result FAIL "$s: KUnit in this boot" "see console.log"
 	fi
