@@ -68,16 +68,8 @@ compare-test:
 _compare-test: initramfs-compare
 	@tests/compare.sh
 
-# Each patch goes to checkpatch on stdin: given a file name inside a git
-# work tree, checkpatch checks the .patch file itself as source.
 check-patches: tree
-	@rc=0; for d in patches/*/; do \
-		for p in $$(sed -e 's/#.*//' -e '/^\s*$$/d' $$d/series); do \
-			echo "== $$d$$p"; \
-			perl $(BUILD)/linux-6.1/scripts/checkpatch.pl --strict \
-				--no-tree --terse - < $$d$$p || rc=1; \
-		done; \
-	done; exit $$rc
+	@qemu/check-patches.sh
 
 clean:
 	rm -rf $(BUILD)/test $(BUILD)/compare $(BUILD)/obj-* $(BUILD)/notickctl $(BUILD)/initramfs-* \

@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check-patches: checkpatch --strict on every patch of every series,
+# in series order, and a check that each series applies alone (fuzz 0) to
+# the pristine tree.  Patches go to checkpatch on stdin: given a file name
+# inside a git work tree, checkpatch checks the .patch file itself as
+# source and reports blank diff context lines as trailing whitespace.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+cp=$PRISTINE/scripts/checkpatch.pl
+[ -f "$cp" ] || die "no pristine tree (run make tree)"
+rc=0
+for d in $(series_dirs); do
+	for p in $(series_patches "$d"); do
+		echo "== ${p#"$TOP"/}"
+		perl "$cp" --strict --no-tree --terse - < "$p" || rc=1
+	done
+	alone=$BUILD/check-alone
+	rm -rf "$alone"
+	cp -al "$PRISTINE" "$alone"
+	for p in $(series_patches "$d"); do
+		if ! patch -d "$alone" -p1 -F0 -N -s --no-backup-if-mismatch < "$p" > /dev/null 2>&1; then
+			echo "${d#"$TOP"/}: ${p##*/} does not apply alone to the pristine tree"
+			rc=1
+			break
+		fi
+	done
+	rm -rf "$alone"
+done
+exit $rc
