@@ -3,9 +3,9 @@
  * notickctl - run a program, or convert a thread, as SCHED_NOTICK: the
  * thread owns one CPU and the scheduler tick stops while it runs alone.
  *
- * The order of every change is: check, pin, switch the class; any
- * failure undoes the steps already done so that the system is left as
- * it was.
+ * The order of every change is: check, isolate the CPU (--isolate), pin,
+ * switch the class; any failure undoes the steps already done so that
+ * the system is left as it was.
  */
 #include <dirent.h>
 #include <err.h>
@@ -67,9 +67,10 @@ static void __attribute__((noreturn)) usage(void)
 
 	fputs("\nUsage:\n", out);
 	fprintf(out,
-		" %1$s [options] [--cpu <cpu>] [--] <program> [<argument>...]\n"
-		" %1$s [--all-tasks] [--cpu <cpu>] --pid <pid>\n"
+		" %1$s [options] [--isolate] [--cpu <cpu>] [--] <program> [<argument>...]\n"
+		" %1$s [--all-tasks | --isolate] [--cpu <cpu>] --pid <pid>\n"
 		" %1$s [--all-tasks] --reset <pid>\n"
+		" %1$s --unisolate --cpu <cpu>\n"
 		" %1$s status [--json]\n",
 		program_invocation_short_name);
 	fputs("\nRun a program, or convert an existing thread, with the SCHED_NOTICK\n"
@@ -81,6 +82,10 @@ static void __attribute__((noreturn)) usage(void)
 	fputs(" -p, --pid <pid>      convert the existing thread <pid>\n", out);
 	fputs(" -r, --reset <pid>    return <pid> to SCHED_NORMAL\n", out);
 	fputs(" -a, --all-tasks      with --pid or --reset: all threads of <pid>\n", out);
+	fputs(" -i, --isolate        first take the CPU out of the lockup watchdog's\n"
+	      "                        mask and move device interrupts off it (kept\n"
+	      "                        after admission, undone if admission fails)\n", out);
+	fputs(" -u, --unisolate      give the --cpu back its watchdog and interrupts\n", out);
 	fputs(" -R, --report         run the program as a child and report what\n"
 	      "                        disturbed it on its CPU when it exits\n", out);
 	fputs(" -j, --json           report or status as JSON\n", out);
@@ -88,14 +93,14 @@ static void __attribute__((noreturn)) usage(void)
 	fputs("\n -h, --help           display this help\n", out);
 	fputs(" -V, --version        display version\n", out);
 	fputs("\nCommands:\n", out);
-	fputs(" status               show each CPU's SCHED_NOTICK thread, tick state\n"
-	      "                        and counters\n", out);
+	fputs(" status               show each CPU's SCHED_NOTICK thread, tick state,\n"
+	      "                        counters, watchdog and device interrupts\n", out);
 	fputs("\nExit status:\n", out);
 	fputs("   0   success; when running a program, the program's exit status\n"
 	      "       (with --report: 128+N if it was killed by signal N)\n", out);
 	fputs("   1   usage error, more than one allowed CPU, or other failure\n", out);
 	fputs("   2   SCHED_NOTICK not supported by this kernel\n", out);
-	fputs("   3   permission denied (CAP_SYS_NICE needed)\n", out);
+	fputs("   3   permission denied (CAP_SYS_NICE needed; root for --isolate)\n", out);
 	fputs("   4   CPU busy: another SCHED_NOTICK thread owns it\n", out);
 	fputs("   5   CPU offline, out of range, or CPU 0 (timekeeping CPU)\n", out);
 	fputs("   6   no such process\n", out);
@@ -164,6 +169,7 @@ struct saved {
 	int cpu;
 	int pinned;		/* affinity changed: restore mask */
 	int converted;		/* class changed: restore attr */
+	struct nt_journal iso;	/* --isolate: files changed, for undo */
 	struct nt_sched_attr attr;
 	cpu_set_t *mask;
 };
@@ -223,6 +229,7 @@ static void saved_free(struct saved *s)
 {
 	cpuset_free(s->mask);
 	s->mask = NULL;
+	nt_journal_free(&s->iso);
 }
 
 static void undo(struct saved *s)
@@ -253,14 +260,29 @@ static void undo(struct saved *s)
 			warn("cannot restore the affinity of %s", w);
 		s->pinned = 0;
 	}
+	nt_journal_restore(&s->iso);
+}
+
+/*
+ * --isolate, after every check: the kernel must have the class (its
+ * refusal would come only after the housekeeping changes).
+ */
+static int isolate(int cpu, struct saved *s)
+{
+	if (!nt_kernel_supported()) {
+		warnx("SCHED_NOTICK is not supported by this kernel");
+		return NT_EXIT_UNSUPPORTED;
+	}
+	return nt_isolate(cpu, &s->iso);
 }
 
 /*
  * Make @tid (0: ourselves) SCHED_NOTICK, pinning it to @want_cpu first
- * when >= 0.  On failure the thread is left as it was and the exit code
- * is returned; on success @s records how to undo it.
+ * when >= 0, and with @iso isolating its CPU before that.  On failure the
+ * thread and the system are left as they were and the exit code is
+ * returned; on success @s records how to undo it.
  */
-static int convert_thread(pid_t tid, int want_cpu, struct saved *s)
+static int convert_thread(pid_t tid, int want_cpu, int iso, struct saved *s)
 {
 	struct nt_sched_attr a;
 	char w[32], list[256];
@@ -301,10 +323,16 @@ static int convert_thread(pid_t tid, int want_cpu, struct saved *s)
 	if (s->attr.sched_policy == SCHED_NOTICK) {
 		if (cpuset_count(s->mask) == 1 && cpuset_first(s->mask) == cpu) {
 			s->cpu = cpu;	/* nothing to do, nothing to undo */
-			return 0;
+			return iso ? isolate(cpu, s) : 0;
 		}
 		warnx("%s already runs SCHED_NOTICK on another CPU: use --reset first", w);
 		return NT_EXIT_FAILURE;
+	}
+
+	if (iso) {
+		rc = isolate(cpu, s);
+		if (rc)
+			return rc;
 	}
 
 	if (cpuset_count(s->mask) != 1 || cpuset_first(s->mask) != cpu) {
@@ -317,6 +345,7 @@ static int convert_thread(pid_t tid, int want_cpu, struct saved *s)
 		e = errno;
 		cpuset_free(one);
 		if (rc) {
+			undo(s);
 			switch (e) {
 			case EINVAL:
 				warnx("CPU %d is not available to %s (offline or outside its cpuset)",
@@ -440,7 +469,7 @@ static int run_exec(const struct nt_opts *o)
 	rc = resolve_program(o->prog_argv[0], path, sizeof(path));
 	if (rc)
 		return rc;
-	rc = convert_thread(0, o->cpu, &s);
+	rc = convert_thread(0, o->cpu, o->isolate, &s);
 	if (rc) {
 		saved_free(&s);
 		return rc;
@@ -584,7 +613,7 @@ static int run_report(const struct nt_opts *o)
 	close(go[0]);
 	close(ep[1]);
 
-	rc = convert_thread(child, o->cpu, &s);
+	rc = convert_thread(child, o->cpu, o->isolate, &s);
 	if (rc) {
 		saved_free(&s);
 		close(go[1]);
@@ -623,6 +652,8 @@ static int run_report(const struct nt_opts *o)
 		if (errno != EINTR)
 			err(NT_EXIT_FAILURE, "wait4");
 	}
+	if (n == (ssize_t)sizeof(e))
+		nt_journal_restore(&s.iso);	/* the program never ran */
 	saved_free(&s);
 
 	if (n == (ssize_t)sizeof(e)) {
@@ -763,7 +794,7 @@ static int do_pid(const struct nt_opts *o)
 	if (!s)
 		err(NT_EXIT_FAILURE, "cannot allocate memory");
 	for (i = 0; i < n; i++) {
-		rc = convert_thread(tids[i], o->cpu, &s[i]);
+		rc = convert_thread(tids[i], o->cpu, o->isolate, &s[i]);
 		if (rc) {
 			/* All or nothing: undo the threads already done. */
 			for (j = i; j-- > 0; ) {
@@ -860,6 +891,7 @@ static int do_status(const struct nt_opts *o)
 	cpu_set_t *possible = cpuset_alloc(), *online = cpuset_alloc();
 	struct nt_status_row *rows;
 	char path[4096], *text, *end;
+	int *wd, *irqs;
 	long grace = 0;
 	int have_grace = 0, c;
 	size_t n = 0;
@@ -887,8 +919,11 @@ static int do_status(const struct nt_opts *o)
 		memcpy(possible, online, cpuset_size());
 
 	rows = calloc((size_t)cpuset_count(possible) + 1, sizeof(*rows));
-	if (!rows)
+	wd = calloc(NT_MAX_CPUS, sizeof(*wd));
+	irqs = calloc(NT_MAX_CPUS, sizeof(*irqs));
+	if (!rows || !wd || !irqs)
 		err(NT_EXIT_FAILURE, "cannot allocate memory");
+	nt_housekeeping_state(NT_MAX_CPUS, wd, irqs);
 	for (c = 0; c < NT_MAX_CPUS; c++) {
 		struct nt_status_row *r;
 
@@ -899,17 +934,44 @@ static int do_status(const struct nt_opts *o)
 		r->online = CPU_ISSET_S((size_t)c, cpuset_size(), online);
 		nt_read_cpu_notick(c, &r->nt);
 		read_comm(r->nt.pid, r->comm, sizeof(r->comm));
+		r->watchdog = wd[c];
+		r->irqs = irqs[c];
 	}
 	if (o->json)
 		nt_status_print_json(stdout, grace, have_grace, rows, n);
 	else
 		nt_status_print_text(stdout, grace, have_grace, rows, n);
 	free(rows);
+	free(wd);
+	free(irqs);
 	cpuset_free(possible);
 	cpuset_free(online);
 	if (fflush(stdout) || ferror(stdout))
 		errx(NT_EXIT_FAILURE, "write error");
 	return 0;
+}
+
+/* ---- --unisolate ---- */
+
+static int do_unisolate(const struct nt_opts *o)
+{
+	cpu_set_t *possible = cpuset_alloc();
+	char list[256];
+	int rc = 0;
+
+	if (!possible)
+		err(NT_EXIT_FAILURE, "cannot allocate CPU set");
+	if (o->cpu >= NT_MAX_CPUS) {
+		warnx("CPU %d is out of range", o->cpu);
+		rc = NT_EXIT_CPU;
+	} else if (nt_read_cpulist("possible", possible) == 0 &&
+		   !CPU_ISSET_S((size_t)o->cpu, cpuset_size(), possible)) {
+		warnx("CPU %d is out of range (possible CPUs: %s)", o->cpu,
+		      cpulist_format(possible, list, sizeof(list)));
+		rc = NT_EXIT_CPU;
+	}
+	cpuset_free(possible);
+	return rc ? rc : nt_unisolate(o->cpu);
 }
 
 int main(int argc, char **argv)
@@ -940,6 +1002,8 @@ int main(int argc, char **argv)
 	case NT_MODE_RESET:
 		rc = do_reset(&o);
 		break;
+	case NT_MODE_UNISOLATE:
+		return do_unisolate(&o);
 	case NT_MODE_RUN:
 		return o.report ? run_report(&o) : run_exec(&o);
 	default:

@@ -3,8 +3,9 @@
  * notickctl - run or convert a thread as SCHED_NOTICK
  *
  * Shared declarations of the testable units: option parsing (options.c),
- * CPU lists (cpulist.c), /proc and /sys access (sysinfo.c) and the
- * disturbance report and status formatting (report.c).
+ * CPU lists (cpulist.c), /proc and /sys access (sysinfo.c), run-time
+ * housekeeping of a CPU (isolate.c) and the disturbance report and status
+ * formatting (report.c).
  */
 #ifndef NOTICKCTL_H
 #define NOTICKCTL_H
@@ -45,6 +46,7 @@ enum nt_mode {
 	NT_MODE_PID,		/* convert an existing thread */
 	NT_MODE_RESET,		/* return a thread to SCHED_NORMAL */
 	NT_MODE_STATUS,		/* print per-CPU state */
+	NT_MODE_UNISOLATE,	/* give a CPU back its watchdog and IRQs */
 	NT_MODE_HELP,
 	NT_MODE_VERSION,
 };
@@ -54,6 +56,7 @@ struct nt_opts {
 	int cpu;		/* -1 when --cpu was not given */
 	pid_t pid;		/* --pid or --reset argument */
 	int all_tasks;
+	int isolate;		/* --isolate: housekeeping before admission */
 	int report;
 	int json;
 	const char *output;	/* --output file, NULL for stderr */
@@ -124,6 +127,67 @@ struct nt_cpu_notick {
 
 void nt_read_cpu_notick(int cpu, struct nt_cpu_notick *st);
 
+/* ---- isolate.c ---- */
+/*
+ * Hexadecimal CPU masks as in /proc/irq/default_smp_affinity ("3",
+ * "ff,ffffffff": 32-bit groups, the last one holds CPUs 0-31).  Parse:
+ * 0, or -1 for a syntax error or a CPU at or beyond NT_MAX_CPUS.  Format:
+ * at least @min_digits hex digits (the width the kernel used), grouped
+ * like the kernel does; returns @buf.
+ */
+int nt_mask_parse(const char *s, cpu_set_t *set);
+char *nt_mask_format(const cpu_set_t *set, int min_digits, char *buf,
+		     size_t len);
+/* Number of hex digits (commas and blanks not counted) in @s. */
+int nt_mask_digits(const char *s);
+
+/*
+ * The affinity an IRQ allowed on @cur gets when @cpu is isolated: @cur
+ * without @cpu, or the housekeeping CPUs (@online without @cpu) when no
+ * online CPU would be left.  Returns 1 and sets @out when @cur contains
+ * @cpu, 0 (nothing to do) otherwise.
+ */
+int nt_irq_new_affinity(const cpu_set_t *cur, int cpu,
+			const cpu_set_t *online, cpu_set_t *out);
+
+/* The files an isolation changed, with their previous contents. */
+struct nt_journal_entry {
+	char *path;		/* full path (NOTICKCTL_ROOT included) */
+	char *name;		/* path for messages ("/proc/irq/4/...") */
+	char *old;		/* exact previous contents */
+};
+
+struct nt_journal {
+	struct nt_journal_entry *v;
+	size_t n;
+};
+
+/*
+ * Take @cpu out of kernel.watchdog_cpumask, /proc/irq/default_smp_affinity
+ * and the affinity of every IRQ (see notickctl(8)).  IRQs the kernel
+ * refuses to move are warned about.  Returns 0 with every change recorded
+ * in @j, or an exit code after a message, everything already restored.
+ */
+int nt_isolate(int cpu, struct nt_journal *j);
+
+/* Write back the recorded contents, newest first; failures warned. */
+int nt_journal_restore(struct nt_journal *j);
+void nt_journal_free(struct nt_journal *j);
+
+/*
+ * Put @cpu back into watchdog_cpumask and default_smp_affinity and set
+ * every IRQ's affinity to default_smp_affinity.  0 or an exit code.
+ */
+int nt_unisolate(int cpu);
+
+/*
+ * Housekeeping state of each CPU below @ncpu for "status": @watchdog[c]
+ * is 1 or 0 (-1 for all when the lockup detector is absent), @irqs[c] the
+ * number of IRQs whose effective affinity contains c (-1 for all when
+ * /proc/irq has no effective affinity files).
+ */
+void nt_housekeeping_state(int ncpu, int *watchdog, int *irqs);
+
 /* ---- report.c ---- */
 struct nt_counter {
 	char *name;		/* "LOC", "4", "TIMER", ... */
@@ -186,6 +250,8 @@ struct nt_status_row {
 	int online;
 	struct nt_cpu_notick nt;
 	char comm[64];		/* command of nt.pid, "" if none */
+	int watchdog;		/* in watchdog_cpumask: 1, 0, -1 unknown */
+	int irqs;		/* IRQs that may fire here, -1 unknown */
 };
 
 void nt_status_print_text(FILE *f, long grace_us, int have_grace,

@@ -49,6 +49,8 @@ static const struct option longopts[] = {
 	{ "pid",	required_argument, NULL, 'p' },
 	{ "reset",	required_argument, NULL, 'r' },
 	{ "all-tasks",	no_argument,       NULL, 'a' },
+	{ "isolate",	no_argument,       NULL, 'i' },
+	{ "unisolate",	no_argument,       NULL, 'u' },
 	{ "report",	no_argument,       NULL, 'R' },
 	{ "json",	no_argument,       NULL, 'j' },
 	{ "output",	required_argument, NULL, 'o' },
@@ -58,7 +60,7 @@ static const struct option longopts[] = {
 };
 
 /* "+" stops at the first non-option: the program or "status". */
-static const char shortopts[] = "+:c:p:r:aRjo:hV";
+static const char shortopts[] = "+:c:p:r:aiuRjo:hV";
 
 /* Name of the option that getopt_long() stopped on, for messages. */
 static const char *optname(char **argv, int c)
@@ -74,7 +76,7 @@ static const char *optname(char **argv, int c)
 
 /* One getopt pass; *ended_by_dashdash tells whether "--" stopped it. */
 static int parse_pass(int argc, char **argv, struct nt_opts *o,
-		      int *seen_pid, char *err, size_t errlen)
+		      int *seen_pid, int *unisolate, char *err, size_t errlen)
 {
 	long v;
 	int c;
@@ -104,6 +106,12 @@ static int parse_pass(int argc, char **argv, struct nt_opts *o,
 			break;
 		case 'a':
 			o->all_tasks = 1;
+			break;
+		case 'i':
+			o->isolate = 1;
+			break;
+		case 'u':
+			*unisolate = 1;
 			break;
 		case 'R':
 			o->report = 1;
@@ -139,7 +147,7 @@ static int parse_pass(int argc, char **argv, struct nt_opts *o,
 int nt_parse_options(int argc, char **argv, struct nt_opts *o,
 		     char *err, size_t errlen)
 {
-	int seen_pid = 0, rc, first;
+	int seen_pid = 0, unisolate = 0, rc, first;
 	int dashdash;
 
 	memset(o, 0, sizeof(*o));
@@ -149,7 +157,7 @@ int nt_parse_options(int argc, char **argv, struct nt_opts *o,
 	if (argc < 1)
 		return fail(err, errlen, "no arguments");
 
-	rc = parse_pass(argc, argv, o, &seen_pid, err, errlen);
+	rc = parse_pass(argc, argv, o, &seen_pid, &unisolate, err, errlen);
 	if (rc || o->mode == NT_MODE_HELP || o->mode == NT_MODE_VERSION)
 		return rc;
 
@@ -159,12 +167,12 @@ int nt_parse_options(int argc, char **argv, struct nt_opts *o,
 	if (first < argc && !dashdash && strcmp(argv[first], "status") == 0) {
 		/* "status [--json]": parse what follows "status". */
 		struct nt_opts sub;
-		int sub_seen = 0;
+		int sub_seen = 0, sub_unisolate = 0;
 
 		memset(&sub, 0, sizeof(sub));
 		sub.cpu = -1;
 		rc = parse_pass(argc - first, argv + first, &sub, &sub_seen,
-				err, errlen);
+				&sub_unisolate, err, errlen);
 		if (rc)
 			return rc;
 		if (sub.mode == NT_MODE_HELP || sub.mode == NT_MODE_VERSION) {
@@ -177,13 +185,36 @@ int nt_parse_options(int argc, char **argv, struct nt_opts *o,
 				    argv[first + optind]);
 		if (o->cpu >= 0 || sub.cpu >= 0 || seen_pid || sub_seen ||
 		    o->all_tasks || sub.all_tasks || o->report || sub.report ||
-		    o->output || sub.output)
+		    o->output || sub.output || o->isolate || sub.isolate ||
+		    unisolate || sub_unisolate)
 			return fail(err, errlen,
 				    "status accepts only --json");
 		o->mode = NT_MODE_STATUS;
 		o->json = o->json || sub.json;
 		return 0;
 	}
+
+	if (unisolate) {
+		if (o->isolate)
+			return fail(err, errlen,
+				    "--isolate and --unisolate exclude each other");
+		if (first < argc)
+			return fail(err, errlen,
+				    "--unisolate takes no program: unexpected '%s'",
+				    argv[first]);
+		if (seen_pid || o->all_tasks || o->report || o->json ||
+		    o->output)
+			return fail(err, errlen,
+				    "--unisolate accepts only --cpu");
+		if (o->cpu < 0)
+			return fail(err, errlen, "--unisolate needs --cpu");
+		o->mode = NT_MODE_UNISOLATE;
+		return 0;
+	}
+
+	if (o->isolate && o->all_tasks)
+		return fail(err, errlen,
+			    "--isolate works on one CPU: not with --all-tasks");
 
 	if (seen_pid) {
 		const char *name = seen_pid == 'p' ? "--pid" : "--reset";
@@ -197,6 +228,9 @@ int nt_parse_options(int argc, char **argv, struct nt_opts *o,
 				    "--report, --json and --output apply only when running a program");
 		if (seen_pid == 'r' && o->cpu >= 0)
 			return fail(err, errlen, "--reset does not take --cpu");
+		if (seen_pid == 'r' && o->isolate)
+			return fail(err, errlen,
+				    "--reset does not take --isolate (see --unisolate)");
 		o->mode = seen_pid == 'p' ? NT_MODE_PID : NT_MODE_RESET;
 		return 0;
 	}

@@ -418,12 +418,13 @@ void nt_status_print_text(FILE *f, long grace_us, int have_grace,
 	} else {
 		fputs("grace period: unknown\n", f);
 	}
-	fprintf(f, "%4s %-6s %-8s %8s %-16s %12s %13s %12s\n", "CPU",
+	fprintf(f, "%4s %-6s %-8s %8s %-16s %12s %13s %12s %-8s %5s\n", "CPU",
 		"ONLINE", "TICK", "PID", "COMMAND", "TICK_STOPS",
-		"TICK_RESTARTS", "YIELDS");
+		"TICK_RESTARTS", "YIELDS", "WATCHDOG", "IRQS");
 	for (i = 0; i < n; i++) {
 		const struct nt_status_row *r = &rows[i];
 		char pid[24] = "-", c1[24] = "-", c2[24] = "-", c3[24] = "-";
+		char irqs[24] = "-";
 
 		if (r->nt.pid > 0)
 			snprintf(pid, sizeof(pid), "%ld", r->nt.pid);
@@ -432,10 +433,14 @@ void nt_status_print_text(FILE *f, long grace_us, int have_grace,
 			snprintf(c2, sizeof(c2), "%llu", r->nt.tick_restarts);
 			snprintf(c3, sizeof(c3), "%llu", r->nt.yields);
 		}
-		fprintf(f, "%4d %-6s %-8s %8s %-16s %12s %13s %12s\n", r->cpu,
-			r->online ? "yes" : "no",
+		if (r->irqs >= 0)
+			snprintf(irqs, sizeof(irqs), "%d", r->irqs);
+		fprintf(f, "%4d %-6s %-8s %8s %-16s %12s %13s %12s %-8s %5s\n",
+			r->cpu, r->online ? "yes" : "no",
 			r->nt.tick[0] ? r->nt.tick : "-", pid,
-			r->comm[0] ? r->comm : "-", c1, c2, c3);
+			r->comm[0] ? r->comm : "-", c1, c2, c3,
+			r->watchdog < 0 ? "-" : r->watchdog ? "yes" : "no",
+			irqs);
 	}
 }
 
@@ -468,12 +473,19 @@ void nt_status_print_json(FILE *f, long grace_us, int have_grace,
 		else
 			fputs("null", f);
 		if (r->nt.have_counters)
-			fprintf(f, ", \"tick_stops\": %llu, \"tick_restarts\": %llu, \"yields\": %llu}",
+			fprintf(f, ", \"tick_stops\": %llu, \"tick_restarts\": %llu, \"yields\": %llu",
 				r->nt.tick_stops, r->nt.tick_restarts,
 				r->nt.yields);
 		else
-			fputs(", \"tick_stops\": null, \"tick_restarts\": null, \"yields\": null}",
+			fputs(", \"tick_stops\": null, \"tick_restarts\": null, \"yields\": null",
 			      f);
+		fprintf(f, ", \"watchdog\": %s, \"irqs\": ",
+			r->watchdog < 0 ? "null" :
+			r->watchdog ? "true" : "false");
+		if (r->irqs >= 0)
+			fprintf(f, "%d}", r->irqs);
+		else
+			fputs("null}", f);
 	}
 	fprintf(f, "%s]\n}\n", n ? "\n  " : "");
 }

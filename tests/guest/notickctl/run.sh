@@ -16,7 +16,7 @@ HAVE=0
 rm -rf $T
 mkdir -p $T
 
-ktap_plan 55
+ktap_plan 71
 ktap_note "kernel $(uname -r), SCHED_NOTICK class: $([ $HAVE = 1 ] && echo yes || echo no)"
 
 # nt ARGS...: run notickctl; rc, $T/out, $T/err
@@ -60,6 +60,36 @@ threads() {
 	tids=$(cat $f 2> /dev/null)
 }
 stop() { kill "$@" 2> /dev/null; wait "$@" 2> /dev/null; }
+WD=/proc/sys/kernel/watchdog_cpumask
+DEF=/proc/irq/default_smp_affinity
+# snap FILE: the exact contents of every file --isolate may write
+snap() {
+	for f in $WD $DEF /proc/irq/[0-9]*/smp_affinity_list; do
+		echo "== $f"
+		cat $f 2> /dev/null
+	done > $1
+}
+# was SNAP FILE: the contents of FILE in a snapshot
+was() { awk -v h="== $2" 'p { print; exit } $0 == h { p = 1 }' $1; }
+# restore FILE: write back every file of a snapshot (guest state for later checks)
+restore() {
+	awk '/^== / { f = $2; next } { print f " " $0 }' $1 |
+	while read -r f v; do echo "$v" > $f 2> /dev/null; done
+}
+# has1 LISTFILE: the CPU list in LISTFILE contains CPU 1
+has1() {
+	awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-");
+		if (r[1] <= 1 && 1 <= (n > 1 ? r[2] : r[1])) f = 1 } }
+		END { exit !f }' "$1" 2> /dev/null
+}
+# irqs1: IRQs whose effective affinity contains CPU 1
+irqs1() {
+	for d in /proc/irq/[0-9]*; do
+		has1 $d/effective_affinity_list && echo ${d##*/}
+	done
+}
+# refused FILE: IRQ numbers notickctl warned it could not move
+refused() { sed -n 's/^notickctl: IRQ \([0-9]*\): cannot .*/\1/p' "$1"; }
 
 # A thread of root's that error paths must leave alone.
 sleep 600 &
@@ -210,7 +240,7 @@ TC "sysfs cpu1/notick/pid names the SCHED_NOTICK thread" \
 	'[ "$(owner)" = $own ] && [ "$(pol $own)" = 8 ]'
 nt status
 TC "status: CPU 1 row with the thread's PID and command" \
-	'[ $rc = 0 ] && grep -Eq "^ +1 yes +(running|stopped) +$own sleep +[0-9]+ +[0-9]+ +[0-9]+$" $T/out && grep -q "^grace period: " $T/out'
+	'[ $rc = 0 ] && grep -Eq "^ +1 yes +(running|stopped) +$own sleep +[0-9]+ +[0-9]+ +[0-9]+ +(yes|no|-) +([0-9]+|-)$" $T/out && grep -q "^grace period: " $T/out'
 nt status --json
 TC "status --json: CPU 1 object with the thread" \
 	'[ $rc = 0 ] && grep -q "{\"cpu\": 1, \"online\": true, \"pid\": $own, \"command\": \"sleep\", \"tick\": \"" $T/out'
@@ -301,6 +331,117 @@ TC "--report: program's exit status (3) returned, report on stderr" \
 nt --report --cpu 1 -- $P kill
 TC "--report: program killed by SIGTERM gives 143 and 'killed by signal 15'" \
 	'[ $rc = 143 ] && grep -Eq "^  killed by signal +15 " $T/err'
+
+# ---- --isolate: watchdog and device interrupts off CPU 1 ----
+snap $T/isob
+# Give CPU 1 a device IRQ of its own: ttyS1's, the KTAP port's, which
+# fires with every line written (the move happens at its next interrupt).
+SIRQ=$(awk '/ttyS1/ { sub(":", "", $1); print $1; exit }' /proc/interrupts)
+echo 1 > /proc/irq/$SIRQ/smp_affinity_list
+ktap_note "IRQ $SIRQ (ttyS1) set to CPU 1 only"
+wait_for 'has1 /proc/irq/$SIRQ/effective_affinity_list'
+T "setup: IRQ $SIRQ (ttyS1) allowed and effective on CPU 1 only" \
+	'[ "$(cat /proc/irq/$SIRQ/smp_affinity_list)" = 1 ] && [ "$(cat /proc/irq/$SIRQ/effective_affinity_list)" = 1 ]'
+snap $T/iso0
+ktap_note "before --isolate: watchdog_cpumask $(cat $WD 2> /dev/null || echo absent), default_smp_affinity $(cat $DEF), IRQs on CPU 1: $(irqs1 | tr '\n' ' ')"
+$P drop $NT --isolate --cpu 1 -- $P info > $T/out 2> $T/err
+rc=$?
+snap $T/iso1
+TC "unprivileged --isolate: exit 3 'permission denied', nothing changed" \
+	'[ $rc = 3 ] && grep -q "permission denied" $T/err && ! grep -q policy= $T/out && cmp -s $T/iso0 $T/iso1'
+if [ $HAVE = 1 ]; then
+	$NT --cpu 1 -- sleep 600 > /dev/null 2>&1 &
+	own=$!
+	wait_for '[ "$(owner)" = $own ]'
+fi
+nt --isolate --cpu 1 -- touch $T/ran
+snap $T/iso1
+TC "--isolate on a busy CPU: exit 4 'CPU 1 is busy', program not run" \
+	'[ $rc = 4 ] && grep -q "CPU 1 is busy: PID $own" $T/err && [ ! -e $T/ran ]'
+TC "--isolate refused admission: watchdog_cpumask, default and IRQ affinities byte-identical" \
+	'cmp -s $T/iso0 $T/iso1'
+[ -s $T/iso0 ] && ! cmp -s $T/iso0 $T/iso1 && diff $T/iso0 $T/iso1 | sed 's/^/# /'
+vaff=$(aff $victim)
+nt --isolate --pid $victim --cpu 1
+snap $T/iso1
+TC "--isolate --pid on a busy CPU: exit 4, thread ($vaff) and files as they were" \
+	'[ $rc = 4 ] && [ "$(aff $victim)" = "$vaff" ] && [ "$(pol $victim)" = 0 ] && cmp -s $T/iso0 $T/iso1'
+if [ $HAVE = 1 ]; then
+	$NT --reset $own > /dev/null 2>&1
+	stop $own
+	wait_for '[ "$(owner)" = 0 ]'
+fi
+
+# counts of interrupts per IRQ, to tell a move the kernel defers until
+# the IRQ next fires (x86 IO-APIC) from one that was not made
+irqcount() { awk -v n="$1:" '$1 == n { print $2 + $3 }' /proc/interrupts; }
+if [ $HAVE = 1 ]; then
+	for d in /proc/irq/[0-9]*; do echo "${d##*/} $(irqcount ${d##*/})"; done > $T/cnt0
+	$NT --isolate --cpu 1 -- $P spin 600000 > $T/spin.out 2> $T/iso.err &
+	spin=$!
+	wait_for '[ "$(owner)" = $spin ]'
+	for d in /proc/irq/[0-9]*; do echo "${d##*/} $(irqcount ${d##*/})"; done > $T/cnt1
+fi
+sed 's/^/# stderr: /' $T/iso.err 2> /dev/null
+refused $T/iso.err > $T/refused 2> /dev/null
+ktap_note "after --isolate: watchdog_cpumask $(cat $WD), default_smp_affinity $(cat $DEF), IRQs on CPU 1: $(irqs1 | tr '\n' ' '), refused: $(tr '\n' ' ' < $T/refused 2> /dev/null)"
+TC "--isolate --cpu 1 -- spinner: SCHED_NOTICK owner of CPU 1" \
+	'[ "$(owner)" = $spin ] && [ "$(pol $spin)" = 8 ] && [ "$(aff $spin)" = 1 ]'
+TC "--isolate: CPU 1 gone from watchdog_cpumask ($(cat $WD))" '[ "$(cat $WD)" = 0 ]'
+TC "--isolate: default_smp_affinity is CPU 0 only ($(cat $DEF))" '[ "$(cat $DEF)" = 1 ]'
+movable_ok() {
+	for d in /proc/irq/[0-9]*; do
+		grep -qx "${d##*/}" $T/refused && continue
+		has1 $d/smp_affinity_list && return 1
+	done
+	return 0
+}
+TC "--isolate: no movable IRQ allows CPU 1 in smp_affinity_list; IRQ $SIRQ (CPU 1 only) -> 0" \
+	'movable_ok && [ "$(cat /proc/irq/$SIRQ/smp_affinity_list)" = 0 ]'
+# A move that the kernel defers (no interrupt since) is no failure.
+effective_ok() {
+	for i in $(irqs1); do
+		grep -qx $i $T/refused && continue
+		c0=$(awk -v i=$i '$1 == i { print $2 }' $T/cnt0)
+		c1=$(irqcount $i)
+		[ "$c0" = "$c1" ] || { echo "# IRQ $i on CPU 1, fired ($c0 -> $c1)"; return 1; }
+		echo "# IRQ $i still on CPU 1: move pending until it fires"
+	done
+	return 0
+}
+TC "--isolate: no movable IRQ that fired since has CPU 1 in effective_affinity (IRQ $SIRQ: $(cat /proc/irq/$SIRQ/effective_affinity_list))" \
+	'effective_ok && ! has1 /proc/irq/$SIRQ/effective_affinity_list'
+nt status
+n1=$(irqs1 | wc -l)
+TC "status: CPU 1 row 'no' in WATCHDOG and its IRQ count ($n1)" \
+	'[ $rc = 0 ] && grep -Eq "^ +1 yes +(running|stopped) +$spin ntprobe .* no +$n1$" $T/out && grep -Eq "^ +0 yes .* yes +[0-9]+$" $T/out'
+nt status --json
+TC "status --json: CPU 1 \"watchdog\": false, \"irqs\": $n1" \
+	'[ $rc = 0 ] && grep -q "{\"cpu\": 1, .*, \"watchdog\": false, \"irqs\": $n1}" $T/out'
+[ $HAVE = 1 ] && stop $spin
+wait_for '[ "$(owner)" = 0 ]'
+TC "isolation stays after the program exits" \
+	'[ "$(owner)" = 0 ] && [ "$(cat $WD)" = 0 ] && [ "$(cat $DEF)" = 1 ]'
+
+nt --unisolate --cpu 1
+sed 's/^/# stderr: /' $T/err
+refused $T/err > $T/refused
+def=$(cat $DEF)
+unisolated() {
+	for d in /proc/irq/[0-9]*; do
+		grep -qx "${d##*/}" $T/refused && continue
+		[ "$(cat $d/smp_affinity)" = "$def" ] || return 1
+	done
+}
+TC "--unisolate --cpu 1: exit 0, watchdog_cpumask and default_smp_affinity as before" \
+	'[ $rc = 0 ] && [ "$(cat $WD)" = "$(was $T/iso0 $WD)" ] && [ "$(cat $DEF)" = "$(was $T/iso0 $DEF)" ]'
+TC "--unisolate: every movable IRQ's smp_affinity is default_smp_affinity ($def)" 'unisolated'
+snap $T/iso1
+cmp -s $T/isob $T/iso1 || { ktap_note "differences to the boot state, restored:"; diff $T/isob $T/iso1 | sed 's/^/# /'; }
+restore $T/isob
+snap $T/iso1
+T "guest state restored for later checks (files byte-identical to boot)" 'cmp -s $T/isob $T/iso1'
+
 TC "no SCHED_NOTICK thread left behind on CPU 1" '[ "$(owner)" = 0 ]'
 
 stop $victim

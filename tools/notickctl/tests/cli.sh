@@ -6,6 +6,8 @@
 # attempted here fails and must leave the target as it was.
 # With tests/shim.c preloaded as a stand-in for a kernel with the class,
 # the conversion, --report and rollback paths run for real as well.
+# --isolate and --unisolate only ever run against a fake tree; the shim's
+# NT_SHIM_WFAIL stands in for /proc refusing writes (EIO, EPERM, EACCES).
 #   cli.sh BUILDDIR TMPDIR      prints TAP (BUILDDIR has notickctl,
 #                               shim.so and ntprobe)
 B=$1
@@ -47,6 +49,8 @@ echo "TAP version 13"
 run --help
 check "--help exits 0 with usage on stdout" \
 	'[ $rc = 0 ] && grep -q "^Usage:" $TMP/out && [ ! -s $TMP/err ]'
+check "--help shows --isolate and --unisolate" \
+	'grep -q -- "--isolate" $TMP/out && grep -q -- "--unisolate --cpu <cpu>" $TMP/out'
 check "--help documents every exit code" \
 	'(for c in 0 1 2 3 4 5 6 126 127; do grep -Eq "^ +$c +[a-zA-Z]" $TMP/out || exit 1; done)'
 run -V
@@ -75,15 +79,15 @@ run status
 check "status: exit 0" '[ $rc = 0 ]'
 check "status: grace period line" 'grep -q "^grace period: 10000 us$" $TMP/out'
 check "status: CPU 1 row names thread, tick state and counters" \
-	'grep -Eq "^ +1 yes +stopped +4321 spinner +17 +16 +2$" $TMP/out'
+	'grep -Eq "^ +1 yes +stopped +4321 spinner +17 +16 +2 +- +-$" $TMP/out'
 check "status: CPU 2 row without a thread" \
-	'grep -Eq "^ +2 yes +running +- +- +5 +5 +0$" $TMP/out'
+	'grep -Eq "^ +2 yes +running +- +- +5 +5 +0 +- +-$" $TMP/out'
 check "status: offline CPU 3 listed as offline without notick state" \
-	'grep -Eq "^ +3 no +- +- +- +- +- +-$" $TMP/out'
+	'grep -Eq "^ +3 no +- +- +- +- +- +- +- +-$" $TMP/out'
 check "status: one row per possible CPU" '[ $(grep -Ec "^ +[0-9]+ (yes|no) " $TMP/out) = 4 ]'
 run status --json
 check "status --json: CPU 1 object" \
-	'[ $rc = 0 ] && grep -q "{\"cpu\": 1, \"online\": true, \"pid\": 4321, \"command\": \"spinner\", \"tick\": \"stopped\", \"tick_stops\": 17, \"tick_restarts\": 16, \"yields\": 2}" $TMP/out'
+	'[ $rc = 0 ] && grep -q "{\"cpu\": 1, \"online\": true, \"pid\": 4321, \"command\": \"spinner\", \"tick\": \"stopped\", \"tick_stops\": 17, \"tick_restarts\": 16, \"yields\": 2, \"watchdog\": null, \"irqs\": null}" $TMP/out'
 check "status --json: grace and offline CPU" \
 	'grep -q "\"grace_us\": 10000," $TMP/out && grep -q "{\"cpu\": 3, \"online\": false, \"pid\": null" $TMP/out'
 echo -1 > "$R/proc/sys/kernel/sched_notick_grace_us"
@@ -275,6 +279,148 @@ else
 		skip "shim test $t" "needs shim.so, ntprobe and CPUs 0-1"
 	done
 fi
+
+
+# --- --isolate / --unisolate against a fake /proc (never the host's) ---
+# isoroot DIR: possible and online 0-3, the lockup detector's mask, the
+# default IRQ affinity and six IRQs: 0 (0-3), 1 (CPU 1 only), 4 (0-3),
+# 5 (1-2), 9 (2-3, not on CPU 1), 12 (1,3); effective affinities 0, 1, 1,
+# 1, 2, 3.  $DIR.orig is a pristine copy to compare against (diff -r).
+isoroot() {
+	rm -rf "$1" "$1.orig"
+	fakeroot "$1" 0-3 0-3
+	echo 0-3 > "$1/proc/sys/kernel/watchdog_cpumask"
+	mkdir -p "$1/proc/irq"
+	echo f > "$1/proc/irq/default_smp_affinity"
+	for spec in 0:0-3:0 1:1:1 4:0-3:1 5:1-2:1 9:2-3:2 12:1,3:3; do
+		irq=${spec%%:*} rest=${spec#*:}
+		mkdir -p "$1/proc/irq/$irq"
+		echo "${rest%%:*}" > "$1/proc/irq/$irq/smp_affinity_list"
+		echo "${rest#*:}" > "$1/proc/irq/$irq/effective_affinity_list"
+	done
+	cp -a "$1" "$1.orig"
+}
+# same DIR: the tree is byte-identical to its pristine copy
+same() { diff -r "$1" "$1.orig" > "$TMP/diff" 2>&1; }
+irqaff() { cat "$I/proc/irq/$1/smp_affinity_list"; }
+I=$TMP/iso
+isoroot $I
+export NOTICKCTL_ROOT=$I
+run status
+check "status: WATCHDOG and IRQS columns (IRQs by effective affinity)" \
+	'[ $rc = 0 ] && grep -Eq " WATCHDOG +IRQS$" $TMP/out && grep -Eq "^ +0 yes( +-){6} +yes +1$" $TMP/out && grep -Eq "^ +1 yes( +-){6} +yes +3$" $TMP/out && grep -Eq "^ +3 yes( +-){6} +yes +1$" $TMP/out'
+run status --json
+check "status --json: watchdog and irqs of each CPU" \
+	'[ $rc = 0 ] && grep -q "\"cpu\": 1, .*\"yields\": null, \"watchdog\": true, \"irqs\": 3}" $TMP/out && grep -q "\"cpu\": 2, .*\"watchdog\": true, \"irqs\": 1}" $TMP/out'
+run --unisolate
+check "--unisolate without --cpu: exit 1" \
+	'[ $rc = 1 ] && grep -q "^notickctl: --unisolate needs --cpu$" $TMP/err && same $I'
+run --isolate --all-tasks --cpu 1 --pid $$
+check "--isolate --all-tasks: exit 1, nothing changed" \
+	'[ $rc = 1 ] && grep -q "not with --all-tasks" $TMP/err && same $I'
+run --isolate --reset $$
+check "--isolate --reset: exit 1" '[ $rc = 1 ] && same $I'
+run --isolate --cpu 0 -- true
+check "--isolate --cpu 0: exit 5, nothing changed" \
+	'[ $rc = 5 ] && grep -q "CPU 0 is the boot and timekeeping CPU" $TMP/err && same $I'
+run --isolate --cpu 9 -- true
+check "--isolate --cpu 9 (out of range): exit 5, nothing changed" \
+	'[ $rc = 5 ] && same $I'
+run --isolate --cpu 1 -- /nonexistent/prog
+check "--isolate with a missing program: exit 127, nothing changed" \
+	'[ $rc = 127 ] && same $I'
+run --unisolate --cpu 9
+check "--unisolate --cpu 9: exit 5 'out of range', nothing changed" \
+	'[ $rc = 5 ] && grep -q "CPU 9 is out of range (possible CPUs: 0-3)" $TMP/err && same $I'
+rm "$I/proc/sys/kernel/sched_notick_grace_us"
+run --isolate --cpu 1 -- true
+check "--isolate on a kernel without SCHED_NOTICK: exit 2, nothing changed" \
+	'[ $rc = 2 ] && grep -q "not supported by this kernel" $TMP/err && ! grep -q IRQ $TMP/err'
+echo 10000 > "$I/proc/sys/kernel/sched_notick_grace_us"
+check "--isolate on a kernel without SCHED_NOTICK: tree unchanged" 'same $I'
+echo 'garbage' > "$I/proc/sys/kernel/watchdog_cpumask"
+cp "$I/proc/sys/kernel/watchdog_cpumask" "$I.orig/proc/sys/kernel/"
+run --isolate --cpu 1 -- true
+check "--isolate with an unparsable watchdog_cpumask: exit 1, nothing changed" \
+	'[ $rc = 1 ] && grep -q "cannot parse /proc/sys/kernel/watchdog_cpumask: .garbage." $TMP/err && same $I'
+isoroot $I
+
+if [ -f "$SHIM" ] && [ -x "$PROBE" ] && taskset -c 1 true 2> /dev/null &&
+   [ "$(taskset -p $$ | sed 's/.*: //')" = 3 ]; then
+	# shimw WFAIL FAILSPEC ARGS...: shim with refused /proc writes
+	shimw() { w=$1; shift; NT_SHIM_WFAIL=$w shim "$@"; }
+	shimw irq/5/smp_affinity_list:EIO - --isolate --cpu 1 -- \
+		sh -c 'grep "^Cpus_allowed_list:" /proc/$$/status'
+	check "--isolate --cpu 1: program runs pinned to CPU 1, switched once" \
+		'[ $rc = 0 ] && grep -q "^Cpus_allowed_list:.1$" $TMP/out && [ "$(grep setattr $LOG)" = "setattr 0 8" ]'
+	check "--isolate: watchdog_cpumask 0-3 -> 0,2-3, default_smp_affinity f -> d" \
+		'[ "$(cat $I/proc/sys/kernel/watchdog_cpumask)" = 0,2-3 ] && [ "$(cat $I/proc/irq/default_smp_affinity)" = d ]'
+	check "--isolate: IRQs 0 and 4 (0-3) and 1 (CPU 1 only) -> 0,2-3; 12 (1,3) -> 3" \
+		'[ "$(irqaff 0)" = 0,2-3 ] && [ "$(irqaff 4)" = 0,2-3 ] && [ "$(irqaff 1)" = 0,2-3 ] && [ "$(irqaff 12)" = 3 ]'
+	check "--isolate: IRQ 9 (not on CPU 1) not written" \
+		'cmp -s $I/proc/irq/9/smp_affinity_list $I.orig/proc/irq/9/smp_affinity_list'
+	check "--isolate: refused IRQ 5 warned with its number, left as it was, not fatal" \
+		'grep -q "^notickctl: IRQ 5: cannot move it off CPU 1: Input/output error (per-CPU or managed interrupt); it stays on CPUs 1-2$" $TMP/err && [ "$(irqaff 5)" = 1-2 ] && [ $(wc -l < $TMP/err) = 1 ]'
+	run status
+	check "status after --isolate: CPU 1 not in the watchdog mask, CPU 0 is" \
+		'[ $rc = 0 ] && grep -Eq "^ +1 yes( +-){6} +no +[0-9]+$" $TMP/out && grep -Eq "^ +0 yes( +-){6} +yes +[0-9]+$" $TMP/out'
+	shimw irq/5/smp_affinity_list:EIO - --unisolate --cpu 1
+	check "--unisolate --cpu 1: exit 0, watchdog_cpumask 0-3, default_smp_affinity f" \
+		'[ $rc = 0 ] && [ "$(cat $I/proc/sys/kernel/watchdog_cpumask)" = 0-3 ] && [ "$(cat $I/proc/irq/default_smp_affinity)" = f ]'
+	check "--unisolate: every movable IRQ set to the default (0-3), IRQ 9 too" \
+		'[ "$(irqaff 0)" = 0-3 ] && [ "$(irqaff 1)" = 0-3 ] && [ "$(irqaff 4)" = 0-3 ] && [ "$(irqaff 9)" = 0-3 ] && [ "$(irqaff 12)" = 0-3 ]'
+	check "--unisolate: refused IRQ 5 warned, not fatal" \
+		'grep -q "^notickctl: IRQ 5: cannot set its affinity to CPUs 0-3: Input/output error" $TMP/err && [ "$(irqaff 5)" = 1-2 ]'
+	isoroot $I
+	shimw irq/5/smp_affinity_list:EIO 1:EBUSY --isolate --cpu 1 -- touch $TMP/ran
+	check "--isolate, admission refused (EBUSY): exit 4, program not run" \
+		'[ $rc = 4 ] && grep -q "CPU 1 is busy" $TMP/err && [ ! -e $TMP/ran ]'
+	check "--isolate, admission refused: every file byte-identical again" 'same $I'
+	sleep 30 &
+	victim=$!
+	shim 1:EBUSY --isolate --pid $victim --cpu 1
+	check "--isolate --pid, admission refused: exit 4, affinity and files restored" \
+		'[ $rc = 4 ] && [ "$(aff $victim)" = 3 ] && same $I'
+	shim - --isolate --pid $victim --cpu 1
+	check "--isolate --pid --cpu 1: thread converted, CPU 1 isolated" \
+		'[ $rc = 0 ] && [ "$(aff $victim)" = 2 ] && grep -q "^pid $victim: SCHED_NOTICK on CPU 1$" $TMP/out && [ "$(irqaff 4)" = 0,2-3 ] && [ "$(irqaff 5)" = 2 ]'
+	kill $victim 2> /dev/null
+	wait $victim 2> /dev/null
+	isoroot $I
+	shimw irq/12/smp_affinity_list:EPERM - --isolate --cpu 1 -- touch $TMP/ran
+	check "--isolate, EPERM on an IRQ: exit 3 'permission denied', never admitted" \
+		'[ $rc = 3 ] && grep -q "^notickctl: cannot write /proc/irq/12/smp_affinity_list: permission denied (root needed)$" $TMP/err && [ ! -e $TMP/ran ] && ! grep -q setattr $LOG'
+	check "--isolate, EPERM on an IRQ: earlier changes rolled back exactly" 'same $I'
+	shimw kernel/watchdog_cpumask:EACCES - --isolate --cpu 1 -- touch $TMP/ran
+	check "--isolate, EACCES on watchdog_cpumask: exit 3, nothing changed" \
+		'[ $rc = 3 ] && grep -q "cannot write /proc/sys/kernel/watchdog_cpumask: permission denied" $TMP/err && [ ! -e $TMP/ran ] && same $I'
+	shimw irq/default_smp_affinity:EIO - --isolate --cpu 1 -- touch $TMP/ran
+	check "--isolate, default_smp_affinity refused (EIO): exit 1, nothing changed" \
+		'[ $rc = 1 ] && grep -q "cannot write /proc/irq/default_smp_affinity: Input/output error" $TMP/err && [ ! -e $TMP/ran ] && same $I'
+	shim - --isolate --cpu 1 -- $TMP/badexec
+	check "--isolate, exec failure after admission: exit 126, files restored" \
+		'[ $rc = 126 ] && same $I'
+	shim - --isolate --report --cpu 1 -- true
+	check "--isolate --report: report printed, isolation kept after the program" \
+		'[ $rc = 0 ] && grep -q "report for PID" $TMP/err && [ "$(irqaff 4)" = 0,2-3 ]'
+	shim 1:EBUSY --isolate --report --cpu 1 -- true
+	check "--isolate --report on an isolated CPU, refused: the files stay isolated" \
+		'[ $rc = 4 ] && [ "$(irqaff 4)" = 0,2-3 ] && [ "$(cat $I/proc/sys/kernel/watchdog_cpumask)" = 0,2-3 ]'
+	isoroot $I
+	rm "$I/proc/sys/kernel/watchdog_cpumask"
+	echo 02 > "$I/proc/irq/default_smp_affinity"
+	shim - --isolate --cpu 1 -- true
+	check "--isolate without the lockup detector: silent; default 02 (CPU 1 only) -> 0d" \
+		'[ $rc = 0 ] && [ ! -s $TMP/err ] && [ "$(cat $I/proc/irq/default_smp_affinity)" = 0d ] && [ ! -e $I/proc/sys/kernel/watchdog_cpumask ]'
+	shim - --unisolate --cpu 1
+	check "--unisolate without the lockup detector: default 0d -> 0f" \
+		'[ $rc = 0 ] && [ ! -s $TMP/err ] && [ "$(cat $I/proc/irq/default_smp_affinity)" = 0f ] && [ "$(irqaff 1)" = 0-3 ]'
+else
+	for t in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do
+		skip "isolate shim test $t" "needs shim.so, ntprobe and CPUs 0-1"
+	done
+fi
+unset NOTICKCTL_ROOT
 
 echo "1..$n"
 [ $failed = 0 ]

@@ -224,6 +224,55 @@ static void test_options(void)
 	rc = parse(&o, err, "status", "-h", NULL);
 	ok(rc == 0 && o.mode == NT_MODE_HELP, "options: status -h is help");
 
+	rc = parse(&o, err, "--isolate", "--cpu", "1", "--", "app", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_RUN && o.isolate && o.cpu == 1,
+	   "options: --isolate --cpu 1 -- app");
+
+	rc = parse(&o, err, "-i", "-p", "42", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_PID && o.isolate && o.pid == 42,
+	   "options: -i -p 42");
+
+	rc = parse(&o, err, "--unisolate", "--cpu", "3", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_UNISOLATE && o.cpu == 3 && !o.isolate,
+	   "options: --unisolate --cpu 3");
+
+	rc = parse(&o, err, "-u", NULL);
+	ok(rc == NT_EXIT_FAILURE && !strcmp(err, "--unisolate needs --cpu"),
+	   "options: --unisolate without --cpu is refused (%s)", err);
+
+	rc = parse(&o, err, "-u", "-c", "1", "app", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "--unisolate takes no program"),
+	   "options: --unisolate with a program is refused (%s)", err);
+
+	rc = parse(&o, err, "-u", "-c", "1", "--pid", "5", NULL);
+	ok(rc == NT_EXIT_FAILURE && !strcmp(err, "--unisolate accepts only --cpu"),
+	   "options: --unisolate with --pid is refused (%s)", err);
+
+	rc = parse(&o, err, "-u", "-i", "-c", "1", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "exclude each other"),
+	   "options: --isolate with --unisolate is refused (%s)", err);
+
+	rc = parse(&o, err, "--isolate", "--all-tasks", "--pid", "5", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "not with --all-tasks"),
+	   "options: --isolate --all-tasks is refused (%s)", err);
+
+	rc = parse(&o, err, "--isolate", "--reset", "5", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "--reset does not take --isolate"),
+	   "options: --isolate --reset is refused (%s)", err);
+
+	rc = parse(&o, err, "status", "--isolate", NULL);
+	ok(rc == NT_EXIT_FAILURE && strstr(err, "status accepts only --json"),
+	   "options: status --isolate is refused");
+
+	rc = parse(&o, err, "--isolate", NULL);
+	ok(rc == NT_EXIT_FAILURE && !strcmp(err, "no program given"),
+	   "options: --isolate alone is a usage error");
+
+	rc = parse(&o, err, "--", "--isolate", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_RUN && !o.isolate &&
+	   !strcmp(o.prog_argv[0], "--isolate"),
+	   "options: -- --isolate runs a program called --isolate");
+
 	/* getopt state must not leak from one call into the next. */
 	parse(&o, err, "-c", "1", "x", NULL);
 	rc = parse(&o, err, "-c", "4", "y", NULL);
@@ -598,21 +647,36 @@ static void test_status_format(void)
 	rows[1].nt.tick_restarts = 4;
 	rows[1].nt.yields = 2;
 	strcpy(rows[1].comm, "spin");
+	rows[0].watchdog = 1;
+	rows[0].irqs = 7;
+	rows[1].watchdog = 0;
+	rows[1].irqs = 0;
 
 	f = open_memstream(&buf, &len);
 	nt_status_print_text(f, 10000, 1, rows, 2);
 	fclose(f);
 	ok(strstr(buf, "grace period: 10000 us\n") &&
-	   strstr(buf, "   1 yes    stopped       321 spin                        5             4            2\n") &&
-	   strstr(buf, "   0 yes    -               - -                           -             -            -\n"),
+	   strstr(buf, "   1 yes    stopped       321 spin                        5             4            2 no           0\n") &&
+	   strstr(buf, "   0 yes    -               - -                           -             -            - yes          7\n"),
 	   "status text: rows");
+	free(buf);
+
+	rows[0].watchdog = -1;
+	rows[0].irqs = -1;
+	f = open_memstream(&buf, &len);
+	nt_status_print_text(f, 10000, 1, rows, 1);
+	fclose(f);
+	ok(strstr(buf, " WATCHDOG  IRQS\n") &&
+	   strstr(buf, "            - -            -\n"),
+	   "status text: watchdog and IRQs unknown");
 	free(buf);
 
 	f = open_memstream(&buf, &len);
 	nt_status_print_json(f, -1, 1, rows, 2);
 	fclose(f);
 	ok(strstr(buf, "\"grace_us\": -1,") &&
-	   strstr(buf, "{\"cpu\": 1, \"online\": true, \"pid\": 321, \"command\": \"spin\", \"tick\": \"stopped\", \"tick_stops\": 5, \"tick_restarts\": 4, \"yields\": 2}") &&
+	   strstr(buf, "{\"cpu\": 1, \"online\": true, \"pid\": 321, \"command\": \"spin\", \"tick\": \"stopped\", \"tick_stops\": 5, \"tick_restarts\": 4, \"yields\": 2, \"watchdog\": false, \"irqs\": 0}") &&
+	   strstr(buf, "\"yields\": null, \"watchdog\": null, \"irqs\": null}") &&
 	   strstr(buf, "{\"cpu\": 0, \"online\": true, \"pid\": null, \"command\": null, \"tick\": null, \"tick_stops\": null"),
 	   "status json: rows");
 	free(buf);
@@ -622,6 +686,87 @@ static void test_status_format(void)
 	fclose(f);
 	ok(strstr(buf, "never yield") != NULL, "status text: grace -1");
 	free(buf);
+}
+
+/* ---- isolate.c: masks and the new affinity of an IRQ ---- */
+
+static int set_is(const cpu_set_t *set, const char *list)
+{
+	char buf[256];
+
+	return !strcmp(cpulist_format(set, buf, sizeof(buf)), list);
+}
+
+static void test_isolate_units(void)
+{
+	cpu_set_t *a = cpuset_alloc(), *b = cpuset_alloc(), *on = cpuset_alloc();
+	char buf[4096];
+
+	ok(nt_mask_parse("3\n", a) == 0 && set_is(a, "0-1"), "mask: 3 is 0-1");
+	ok(nt_mask_parse("f0", a) == 0 && set_is(a, "4-7"), "mask: f0 is 4-7");
+	ok(nt_mask_parse("1,00000000", a) == 0 && set_is(a, "32"),
+	   "mask: 1,00000000 is CPU 32");
+	ok(nt_mask_parse("00000001,80000000", a) == 0 && set_is(a, "31-32"),
+	   "mask: 00000001,80000000 is 31-32");
+	ok(nt_mask_parse("ABC", a) == 0 && set_is(a, "2-5,7,9,11"),
+	   "mask: upper-case digits");
+	ok(nt_mask_parse("0", a) == 0 && set_is(a, ""), "mask: 0 is empty");
+	ok(nt_mask_parse("", a) == -1 && nt_mask_parse("\n", a) == -1 &&
+	   nt_mask_parse("xy", a) == -1 && nt_mask_parse("1,", a) == -1 &&
+	   nt_mask_parse(",1", a) == -1 && nt_mask_parse("123456789", a) == -1 &&
+	   nt_mask_parse("1 2", a) == -1,
+	   "mask: syntax errors refused");
+	/* 8192 CPUs = 256 groups; one more group is beyond NT_MAX_CPUS. */
+	memset(buf, 0, sizeof(buf));
+	strcpy(buf, "1");
+	{
+		int g;
+
+		for (g = 0; g < 256; g++)
+			strcat(buf, ",00000000");
+	}
+	ok(nt_mask_parse(buf, a) == -1, "mask: CPU 8192 refused");
+
+	cpulist_parse("0,2-3", a);
+	ok(!strcmp(nt_mask_format(a, 1, buf, sizeof(buf)), "d"),
+	   "mask format: 0,2-3 is d");
+	ok(!strcmp(nt_mask_format(a, 2, buf, sizeof(buf)), "0d"),
+	   "mask format: keeps the kernel's width (0d)");
+	cpulist_parse("0,33", a);
+	ok(!strcmp(nt_mask_format(a, 9, buf, sizeof(buf)),
+		   "2,00000001"),
+	   "mask format: groups of 8 digits (%s)", buf);
+	cpulist_parse("", a);
+	ok(!strcmp(nt_mask_format(a, 1, buf, sizeof(buf)), "0"),
+	   "mask format: empty set is 0");
+	cpulist_parse("0-1", a);
+	ok(!strcmp(nt_mask_format(a, 1, buf, 2), "3") &&
+	   !strcmp(nt_mask_format(a, 1, buf, 1), "") &&
+	   !strcmp(nt_mask_format(a, 9, buf, 10), ""),
+	   "mask format: exact fit, and too small a buffer gives \"\"");
+	ok(nt_mask_digits("00000001,80000000\n") == 16, "mask: digit count");
+
+	cpulist_parse("0-3", on);
+	cpulist_parse("0-3", a);
+	ok(nt_irq_new_affinity(a, 1, on, b) == 1 && set_is(b, "0,2-3"),
+	   "irq affinity: 0-3 without CPU 1 is 0,2-3");
+	cpulist_parse("1", a);
+	ok(nt_irq_new_affinity(a, 1, on, b) == 1 && set_is(b, "0,2-3"),
+	   "irq affinity: only CPU 1 goes to the housekeeping CPUs");
+	cpulist_parse("2-3", a);
+	ok(nt_irq_new_affinity(a, 1, on, b) == 0,
+	   "irq affinity: without CPU 1 nothing to do");
+	cpulist_parse("0-2", on);
+	cpulist_parse("1,3", a);
+	ok(nt_irq_new_affinity(a, 1, on, b) == 1 && set_is(b, "0,2"),
+	   "irq affinity: 1,3 with CPU 3 offline goes to the housekeeping CPUs");
+	cpulist_parse("1-2", a);
+	ok(nt_irq_new_affinity(a, 1, on, b) == 1 && set_is(b, "2"),
+	   "irq affinity: 1-2 keeps online CPU 2");
+
+	cpuset_free(a);
+	cpuset_free(b);
+	cpuset_free(on);
 }
 
 /* The running kernel's own files, when this machine has them. */
@@ -665,6 +810,7 @@ int main(void)
 	test_proc_parsing();
 	test_report_format();
 	test_status_format();
+	test_isolate_units();
 	test_real_proc();
 	printf("1..%d\n", tests_run);
 	if (tests_failed)
