@@ -21,7 +21,7 @@ export DURATION QUANTUM REPEATS CPUS CPU SCENARIOS GAP
 
 .PHONY: all deps tree kernel kernel-compare notickctl initramfs \
 	initramfs-compare test _test shell compare-test _compare-test \
-	check-patches clean distclean
+	check-patches build-check clean distclean
 
 all: initramfs
 
@@ -34,8 +34,17 @@ tree: deps
 kernel: tree
 	@qemu/kernel.sh test
 
+# The compare kernel, and the same tree without the series (mainline's
+# answer, nohz_full=, runs on it).
 kernel-compare: tree
 	@qemu/kernel.sh compare
+	@qemu/kernel.sh -m compare
+
+# Whole-kernel builds of the test configuration without SCHED_NOTICK and
+# without full dynticks at all: the series must build either way.
+build-check: tree
+	@qemu/kernel.sh -x notick-off test
+	@qemu/kernel.sh -x nohz-off test
 
 notickctl: deps
 	@if [ -f tools/notickctl/Makefile ]; then \

@@ -9,25 +9,28 @@
 #                  data.log (ttyS2, bulk data from the guest) into DIR
 #     -t SECONDS   time limit (default 300; 0 = none, interactive only)
 #     -c CPUS      number of CPUs (default 2)
+#     -k KERNEL    boot build/obj-KERNEL's bzImage instead of the flavour's
+#                  (e.g. compare-mainline, the tree without the series)
 # Exit status: QEMU's, or 124 when the time limit killed the guest.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-flavour=test suite= outdir= limit=300 cpus=2
-while getopts "f:s:o:t:c:" opt; do
+flavour=test suite= outdir= limit=300 cpus=2 kobj=
+while getopts "f:s:o:t:c:k:" opt; do
 	case $opt in
 	f) flavour=$OPTARG ;;
 	s) suite=$OPTARG ;;
 	o) outdir=$OPTARG ;;
 	t) limit=$OPTARG ;;
 	c) cpus=$OPTARG ;;
+	k) kobj=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ "${1:-}" = -- ] && shift
 
-kernel=$BUILD/obj-$flavour/arch/x86/boot/bzImage
+kernel=$BUILD/obj-${kobj:-$flavour}/arch/x86/boot/bzImage
 initrd=$BUILD/initramfs-$flavour/initramfs.cpio.gz
 [ -f "$kernel" ] || die "no kernel $kernel (make kernel first)"
 [ -f "$initrd" ] || die "no initramfs $initrd"

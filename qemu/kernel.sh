@@ -1,19 +1,40 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build a guest kernel out of tree from build/linux.
+# Build a guest kernel out of tree.
 #   qemu/kernel.sh test      tinyconfig + base.config + test.config  -> build/obj-test
 #   qemu/kernel.sh compare   tinyconfig + base.config + compare.config -> build/obj-compare
+# Options, before the flavour:
+#   -m         build the mainline tree (build/linux-6.1, no series applied)
+#              into build/obj-FLAVOUR-mainline: the reference kernel
+#   -x FRAG    merge qemu/config/FRAG.config last (may repeat), into
+#              build/obj-FLAVOUR-FRAG: e.g. -x notick-off builds without
+#              the SCHED_NOTICK option
 # The .config is regenerated only when a fragment or the tree changed; the
 # rest is make's incremental build through ccache.  Modules are installed
-# into build/obj-<flavour>/modroot for the initramfs.
+# into build/obj-*/modroot for the initramfs.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 build_lock
 
-flavour=${1:?usage: kernel.sh test|compare}
+suffix= extra=()
+while getopts "mx:" opt; do
+	case $opt in
+	m) TREE=$PRISTINE; suffix=$suffix-mainline
+	   extra+=("$TOP/qemu/config/mainline.config") ;;
+	x) [ -f "$TOP/qemu/config/$OPTARG.config" ] || die "no fragment qemu/config/$OPTARG.config"
+	   extra+=("$TOP/qemu/config/$OPTARG.config"); suffix=$suffix-$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+flavour=${1:?usage: kernel.sh [-m] [-x FRAG]... test|compare}
 frag=$TOP/qemu/config/$flavour.config
 [ -f "$frag" ] || die "no config fragment $frag"
-obj=$BUILD/obj-$flavour
+frags=("$TOP/qemu/config/base.config" "$frag" "${extra[@]}")
+obj=$BUILD/obj-$flavour$suffix
+stamp=$TREE.stamp
+[ "$TREE" = "$PRISTINE" ] && stamp=$PRISTINE.stamp
+[ -f "$stamp" ] || die "no tree ${TREE#"$TOP"/} (run qemu/tree.sh)"
 mkdir -p "$obj"
 
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
@@ -22,43 +43,49 @@ export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
 export KBUILD_BUILD_TIMESTAMP=notick KBUILD_BUILD_USER=notick KBUILD_BUILD_HOST=notick
 kmake() { make -s -C "$TREE" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
 
-cfg_id=$(cat "$TREE.stamp" "$TOP/qemu/config/base.config" "$frag" | sha256sum | cut -d' ' -f1)
+cfg_id=$(cat "$stamp" "${frags[@]}" | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$obj/.config.stamp" 2>/dev/null)" != "$cfg_id" ] || [ ! -f "$obj/.config" ]; then
-	say "configuring $flavour kernel"
+	say "configuring $flavour$suffix kernel"
 	kmake tinyconfig >/dev/null
 	KCONFIG_CONFIG=$obj/.config "$TREE/scripts/kconfig/merge_config.sh" -m -O "$obj" \
-		"$obj/.config" "$TOP/qemu/config/base.config" "$frag" > "$obj/merge.log" 2>&1 ||
+		"$obj/.config" "${frags[@]}" > "$obj/merge.log" 2>&1 ||
 		{ cat "$obj/merge.log" >&2; die "merge_config.sh failed"; }
 	kmake olddefconfig > /dev/null 2>&1
-	# Every option the fragments ask for must have stuck.  An option this
-	# tree does not know at all (a series that is not applied) is only
-	# reported.
+	# Every option the fragments ask for (the last fragment that names it
+	# wins) must have stuck.  An option this tree does not know at all (a
+	# series that is not applied, the mainline tree) is only reported.
 	bad=0
-	for f in "$TOP/qemu/config/base.config" "$frag"; do
+	declare -A want=()
+	for f in "${frags[@]}"; do
 		while IFS= read -r l; do
 			case "$l" in
-			CONFIG_*=*)
-				o=${l%%=*}
-				if ! grep -qE "^($o=|# $o is not set)" "$obj/.config"; then
-					echo "config: $o is not in this tree (series not applied?)" >&2
-				elif ! grep -qxF "$l" "$obj/.config"; then
-					echo "config: $l did not stick" >&2
-					bad=1
-				fi ;;
-			"# CONFIG_"*" is not set")
-				o=${l#\# }; o=${o%% *}
-				grep -q "^$o=" "$obj/.config" && { echo "config: $o is still set" >&2; bad=1; } ;;
+			CONFIG_*=*) want[${l%%=*}]=$l ;;
+			"# CONFIG_"*" is not set") o=${l#\# }; want[${o%% *}]=$l ;;
 			esac
 		done < "$f"
 	done
-	[ $bad = 0 ] || die "the $flavour kernel config does not match its fragments"
+	for o in "${!want[@]}"; do
+		l=${want[$o]}
+		if ! grep -qE "^($o=|# $o is not set)" "$obj/.config"; then
+			# Absent is as good as "not set"; otherwise only report it.
+			[ "$TREE" = "$PRISTINE" ] || [ "${l:0:1}" = "#" ] ||
+				echo "config: $o is not in this configuration (dependencies off, or a series not applied)" >&2
+		elif [ "${l:0:1}" = "#" ]; then
+			grep -q "^$o=" "$obj/.config" && { echo "config: $o is still set" >&2; bad=1; }
+		elif ! grep -qxF "$l" "$obj/.config"; then
+			echo "config: $l did not stick" >&2
+			bad=1
+		fi
+	done
+	[ $bad = 0 ] || die "the $name kernel config does not match its fragments"
 	echo "$cfg_id" > "$obj/.config.stamp"
 fi
 
-say "building $flavour kernel (-j$JOBS)"
+name=$flavour$suffix
+say "building $name kernel (-j$JOBS)"
 if ! kmake -j"$JOBS" bzImage modules > "$obj/build.log" 2>&1; then
 	tail -n 40 "$obj/build.log" >&2
-	die "the $flavour kernel did not build; full log: ${obj#"$TOP"/}/build.log"
+	die "the $name kernel did not build; full log: ${obj#"$TOP"/}/build.log"
 fi
 grep -E 'warning:' "$obj/build.log" >&2 || true
 rm -rf "$obj/modroot"
@@ -69,4 +96,4 @@ if grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
 fi
 kver=$(kmake -s kernelrelease)
 echo "$kver" > "$obj/kernelrelease"
-say "$flavour kernel $kver: ${obj#"$TOP"/}/arch/x86/boot/bzImage"
+say "$name kernel $kver: ${obj#"$TOP"/}/arch/x86/boot/bzImage"
