@@ -2,12 +2,14 @@
 /*
  * ftq - Fixed Time Quantum and Fixed Work Quantum noise probe, user space.
  *
- * The FTQ loop is the one in <linux/offsched_ftq.h>, the header the OFFSCHED
- * ftq service compiles too, so both scenarios run the very same code.  The
- * clock it reads is the TSC; every clock read also checks how long it was
- * since the previous one, and records each gap above a threshold with its
- * start and end on the TSC, so that lost time can be matched against the
- * kernel's trace events (recorded with the x86-tsc trace clock).
+ * The FTQ and FWQ loops, and the probe that records the gaps in the FTQ
+ * loop, are those of <linux/offsched_ftq.h>, the header the OFFSCHED ftq
+ * service compiles too, so every scenario runs the very same code on the
+ * very same clock: a bare RDTSC.  The probe checks on every clock read how
+ * long it was since the previous one, and records each gap above a
+ * threshold with its start and end on the TSC, so that lost time can be
+ * matched against the kernel's trace events (recorded with the x86-tsc
+ * trace clock).
  *
  * Output (stdout, one record per line):
  *   # key=value ...            run parameters and TSC calibration
@@ -29,29 +31,11 @@
 
 #include <linux/offsched_ftq.h>
 
-struct probe {
-	uint64_t last;		/* previous clock read */
-	uint64_t threshold;	/* gap threshold, cycles */
-	uint64_t (*gaps)[2];
-	size_t nr_gaps, max_gaps, lost_gaps;
-};
-
-static uint64_t probe_clock(void *ctx)
+/* The raw clock of the probe and of FWQ, as in the kernel's ftq service. */
+static uint64_t tsc(void *ctx)
 {
-	struct probe *p = ctx;
-	uint64_t now = __rdtsc();
-
-	if (now - p->last > p->threshold) {
-		if (p->nr_gaps < p->max_gaps) {
-			p->gaps[p->nr_gaps][0] = p->last;
-			p->gaps[p->nr_gaps][1] = now;
-			p->nr_gaps++;
-		} else {
-			p->lost_gaps++;
-		}
-	}
-	p->last = now;
-	return now;
+	(void)ctx;
+	return __rdtsc();
 }
 
 static uint64_t mono_ns(void)
@@ -123,7 +107,7 @@ int main(int argc, char **argv)
 	};
 	unsigned long quantum_us = 1000, samples = 10000, gap_ns = 2000;
 	unsigned long fwq_work = 100000, fwq_reps = 1000;
-	struct probe p = { 0 };
+	struct ftq_probe p = { .raw = tsc };
 	struct ftq_run run = { 0 };
 	struct rusage ru;
 	uint64_t *fwq, start_tsc, end_tsc, t0, t1;
@@ -150,7 +134,7 @@ int main(int argc, char **argv)
 	run.samples = calloc(samples, sizeof(*run.samples));
 	p.threshold = (uint64_t)((double)gap_ns * hz / 1e9);
 	p.max_gaps = 1u << 20;
-	p.gaps = calloc(p.max_gaps, sizeof(*p.gaps));
+	p.gaps = calloc(2 * (size_t)p.max_gaps, sizeof(*p.gaps));
 	fwq = calloc(fwq_reps, sizeof(*fwq));
 	if (!run.samples || !p.gaps || !fwq) {
 		fprintf(stderr, "ftq: out of memory\n");
@@ -162,39 +146,34 @@ int main(int argc, char **argv)
 	 * touch do not show up as noise inside the measured loop.
 	 */
 	prefault(run.samples, samples * sizeof(*run.samples));
-	prefault(p.gaps, p.max_gaps * sizeof(*p.gaps));
+	prefault(p.gaps, 2 * (size_t)p.max_gaps * sizeof(*p.gaps));
 	prefault(fwq, fwq_reps * sizeof(*fwq));
 
-	/* FTQ: absolute deadlines, the shared loop. */
+	/* FTQ: absolute deadlines, the shared loop read through the probe. */
 	t0 = mono_ns();
-	start_tsc = p.last = __rdtsc();
+	start_tsc = ftq_probe_start(&p);
 	ftq_start(&run, start_tsc);
-	while (ftq_step(&run, probe_clock, &p))
+	while (ftq_step(&run, ftq_probe_clock, &p))
 		;
 	end_tsc = __rdtsc();
 	t1 = mono_ns();
 
-	/* FWQ: a fixed amount of work, timed. */
-	for (unsigned long r = 0; r < fwq_reps; r++) {
-		volatile uint64_t sink = 0;
-		uint64_t a = __rdtsc();
-
-		for (unsigned long i = 0; i < fwq_work; i++)
-			sink += i;
-		fwq[r] = __rdtsc() - a;
-	}
+	/* FWQ: a fixed amount of work, timed; the shared loop. */
+	for (unsigned long r = 0; r < fwq_reps; r++)
+		fwq[r] = ftq_fwq(tsc, NULL, fwq_work);
 	getrusage(RUSAGE_SELF, &ru);
 
 	printf("# ftq quantum_us=%lu samples=%lu gap_ns=%lu tsc_hz=%.0f "
 	       "quantum_cycles=%" PRIu64 " threshold_cycles=%" PRIu64 "\n",
 	       quantum_us, samples, gap_ns, hz, run.quantum, p.threshold);
 	printf("# run start_tsc=%" PRIu64 " end_tsc=%" PRIu64 " wall_ns=%" PRIu64
-	       " gaps=%zu gaps_lost=%zu\n", start_tsc, end_tsc, t1 - t0,
-	       p.nr_gaps, p.lost_gaps);
+	       " gaps=%" PRIu32 " gaps_lost=%" PRIu64 "\n", start_tsc, end_tsc,
+	       t1 - t0, p.nr_gaps, p.lost_gaps);
 	for (uint32_t i = 0; i < run.done; i++)
 		printf("S %" PRIu32 "\n", run.samples[i]);
-	for (size_t i = 0; i < p.nr_gaps; i++)
-		printf("G %" PRIu64 " %" PRIu64 "\n", p.gaps[i][0], p.gaps[i][1]);
+	for (uint32_t i = 0; i < p.nr_gaps; i++)
+		printf("G %" PRIu64 " %" PRIu64 "\n", p.gaps[2 * i],
+		       p.gaps[2 * i + 1]);
 	for (unsigned long r = 0; r < fwq_reps; r++)
 		printf("W %" PRIu64 "\n", fwq[r]);
 	printf("R utime_us=%ld stime_us=%ld nvcsw=%ld nivcsw=%ld\n",

@@ -8,7 +8,14 @@
  *                               "n=N sum=S min=A max=B zero=Z"
  *   osctl attach CPU            OFFSCHED_IOC_ATTACH; prints OK or errno name
  *   osctl private CPU           attach, then mmap(MAP_PRIVATE); same output
- *   osctl shm CPU               prints "status=S samples_done=N messages=M"
+ *   osctl gaps FILE START END   read u64 (start, end) gap pairs; prints
+ *                               "bytes=B n=N bad=X unordered=Y": X pairs
+ *                               not START <= start < end <= END, Y pairs
+ *                               that start before the previous one ended
+ *   osctl fwq FILE              read u64 FWQ results; prints
+ *                               "bytes=B n=N zero=Z min=A max=B"
+ *   osctl shm CPU               prints "status=S samples_done=N messages=M
+ *                               gaps_done=G gaps_lost=L fwq_done=F"
  *   osctl ring CPU N            send N words through the in ring, check that
  *                               each comes back + 1 on the out ring, in order
  *   osctl send CPU WORD         send one word, check its answer
@@ -30,50 +37,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* From <uapi/linux/offsched.h>, which the build host does not have. */
-#define OFFSCHED_SHM_MAGIC	0x4f465343
-#define OFFSCHED_RING_SIZE	256
+/* From the kernel tree: the build adds -idirafter <tree>/include/uapi. */
+#include <linux/offsched.h>
 
-struct offsched_ring {
-	uint32_t head;
-	uint32_t pad0[15];
-	uint32_t tail;
-	uint32_t pad1[15];
-	uint64_t data[OFFSCHED_RING_SIZE];
-};
-
-struct offsched_shm {
-	uint32_t magic;
-	uint32_t version;
-	uint32_t cpu;
-	uint32_t size;
-	uint64_t tsc_khz;
-	uint64_t quantum_ns;
-	uint64_t quantum_cycles;
-	uint32_t nr_samples;
-	uint32_t samples_offset;
-	uint32_t samples_done;
-	uint32_t status;
-	uint64_t start_tsc;
-	uint64_t end_tsc;
-	uint64_t loops;
-	uint64_t messages;
-	uint64_t reserved[5];
-	struct offsched_ring in;
-	struct offsched_ring out;
-};
-
-struct offsched_attach {
-	uint32_t cpu;
-	uint32_t pad;
-	uint64_t size;
-};
-
-#ifndef OFFSCHED_IOC_ATTACH
-#define OFFSCHED_IOC_ATTACH	_IOWR(0xb7, 1, struct offsched_attach)
-#endif
-
-_Static_assert(sizeof(struct offsched_shm) == 128 + 2 * 2176,
+_Static_assert(sizeof(struct offsched_shm) == 192 + 2 * 2176,
 	       "struct offsched_shm layout");
 
 static const struct {
@@ -153,6 +120,63 @@ static int do_results(const char *file)
 		min = 0;
 	printf("n=%" PRIu64 " sum=%" PRIu64 " min=%u max=%u zero=%" PRIu64 "\n",
 	       n, sum, min, max, zero);
+	return 0;
+}
+
+static int do_gaps(const char *file, uint64_t start, uint64_t end)
+{
+	uint64_t pair[2], n = 0, bytes = 0, bad = 0, unordered = 0, prev = 0;
+	FILE *f = fopen(file, "r");
+	size_t got;
+
+	if (!f) {
+		perror(file);
+		return 2;
+	}
+	while ((got = fread(pair, 1, sizeof(pair), f)) > 0) {
+		bytes += got;
+		if (got < sizeof(pair))
+			break;
+		n++;
+		if (pair[0] < start || pair[0] >= pair[1] || pair[1] > end)
+			bad++;
+		if (pair[0] < prev)
+			unordered++;
+		prev = pair[1];
+	}
+	fclose(f);
+	printf("bytes=%" PRIu64 " n=%" PRIu64 " bad=%" PRIu64
+	       " unordered=%" PRIu64 "\n", bytes, n, bad, unordered);
+	return 0;
+}
+
+static int do_fwq(const char *file)
+{
+	uint64_t v, n = 0, bytes = 0, zero = 0, min = UINT64_MAX, max = 0;
+	FILE *f = fopen(file, "r");
+	size_t got;
+
+	if (!f) {
+		perror(file);
+		return 2;
+	}
+	while ((got = fread(&v, 1, sizeof(v), f)) > 0) {
+		bytes += got;
+		if (got < sizeof(v))
+			break;
+		n++;
+		if (!v)
+			zero++;
+		if (v < min)
+			min = v;
+		if (v > max)
+			max = v;
+	}
+	fclose(f);
+	if (!n)
+		min = 0;
+	printf("bytes=%" PRIu64 " n=%" PRIu64 " zero=%" PRIu64 " min=%" PRIu64
+	       " max=%" PRIu64 "\n", bytes, n, zero, min, max);
 	return 0;
 }
 
@@ -292,6 +316,11 @@ int main(int argc, char **argv)
 		return do_rmmod(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "results"))
 		return do_results(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "gaps"))
+		return do_gaps(argv[2], strtoull(argv[3], NULL, 0),
+			       strtoull(argv[4], NULL, 0));
+	if (argc == 3 && !strcmp(argv[1], "fwq"))
+		return do_fwq(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "attach"))
 		return do_attach(strtoul(argv[2], NULL, 0), 0);
 	if (argc == 3 && !strcmp(argv[1], "private"))
@@ -300,10 +329,14 @@ int main(int argc, char **argv)
 		shm = map_shm(strtoul(argv[2], NULL, 0));
 		if (!shm)
 			return 2;
-		printf("status=%u samples_done=%u messages=%" PRIu64 "\n",
+		printf("status=%u samples_done=%u messages=%" PRIu64
+		       " gaps_done=%u gaps_lost=%" PRIu64 " fwq_done=%u\n",
 		       __atomic_load_n(&shm->status, __ATOMIC_ACQUIRE),
 		       __atomic_load_n(&shm->samples_done, __ATOMIC_ACQUIRE),
-		       __atomic_load_n(&shm->messages, __ATOMIC_RELAXED));
+		       (uint64_t)__atomic_load_n(&shm->messages, __ATOMIC_RELAXED),
+		       __atomic_load_n(&shm->gaps_done, __ATOMIC_ACQUIRE),
+		       (uint64_t)__atomic_load_n(&shm->gaps_lost, __ATOMIC_RELAXED),
+		       __atomic_load_n(&shm->fwq_done, __ATOMIC_ACQUIRE));
 		return 0;
 	}
 	if (argc == 4 && !strcmp(argv[1], "ring")) {

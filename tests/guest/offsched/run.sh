@@ -4,7 +4,7 @@
 # the ftq and echo services on CPU 1 through sysfs and /dev/offsched.
 . ../lib/ktap.sh
 
-ktap_plan 68
+ktap_plan 102
 
 SYS=/sys/devices/system/cpu
 C0=$SYS/cpu0/offsched
@@ -37,13 +37,17 @@ expect() {
 # field NAME LINE: value of NAME=value in LINE.
 field() { echo "$2" | sed -n "s/.*\\b$1=\\([0-9]*\\).*/\\1/p"; }
 
+# run_tsc: set t0 and t1 to the start and end of the last FTQ run.
+run_tsc() { rt=$(cat $C1/run_tsc); t0=${rt% *}; t1=${rt#* }; }
+
 offsched_lines() { dmesg | grep -c "CPU 1 is now offline and OFFSCHED"; }
 
 ktap_note "kernel $(uname -r)"
 
 # --- the core API: KUnit suite ----------------------------------------------
 ktap_check "modprobe offsched_kunit" 'modprobe offsched_kunit'
-for c in offsched_test_bad_args offsched_test_register offsched_test_kmem \
+for c in offsched_test_ftq_probe offsched_test_ftq_step offsched_test_fwq \
+	offsched_test_bad_args offsched_test_register offsched_test_kmem \
 	offsched_test_run offsched_test_pkt; do
 	r=$(dmesg | sed 's/^\[[^]]*\] //' | grep -E "^    (not )?ok [0-9]+ $c\$" |
 		tail -n 1)
@@ -52,8 +56,8 @@ for c in offsched_test_bad_args offsched_test_register offsched_test_kmem \
 	*) ktap_fail "KUnit $c (${r:-no result})" ;;
 	esac
 done
-ktap_check "KUnit offsched suite: all 5 passed, none skipped" \
-	'dmesg | grep -q "# offsched: pass:5 fail:0 skip:0 total:5"'
+ktap_check "KUnit offsched suite: all 8 passed, none skipped" \
+	'dmesg | grep -q "# offsched: pass:8 fail:0 skip:0 total:8"'
 rmmod offsched_kunit
 ktap_check "the KUnit run printed 'CPU 1 is now offline and OFFSCHED' once" \
 	'[ "$(offsched_lines)" = 1 ]'
@@ -78,6 +82,39 @@ ktap_check "refused writes changed nothing" \
 	'[ "$(cat $C1/service)" = none ] && [ "$(cat $C1/quantum_ns)" = 1000000 ] &&
 	 [ "$(cat $C1/samples)" = 1000 ] && [ "$(cat $C1/state)" = idle ] &&
 	 [ "$(cat $ONLINE1)" = 1 ]'
+
+# --- ftq gap and FWQ settings -------------------------------------------------
+ktap_check "ftq defaults: gap_ns 2000, fwq_work 100000, fwq_reps 1000 ($(cat $C1/gap_ns) $(cat $C1/fwq_work) $(cat $C1/fwq_reps))" \
+	'[ "$(cat $C1/gap_ns)" = 2000 ] && [ "$(cat $C1/fwq_work)" = 100000 ] &&
+	 [ "$(cat $C1/fwq_reps)" = 1000 ]'
+ktap_check "nothing recorded before the first run ($(cat $C1/run_tsc))" \
+	'[ "$(cat $C1/gaps_done)" = 0 ] && [ "$(cat $C1/gaps_lost)" = 0 ] &&
+	 [ "$(cat $C1/fwq_done)" = 0 ] && [ "$(cat $C1/run_tsc)" = "0 0" ] &&
+	 [ "$($ctl gaps $C1/gaps 0 0)" = "bytes=0 n=0 bad=0 unordered=0" ] &&
+	 [ "$(field bytes "$($ctl fwq $C1/fwq)")" = 0 ]'
+expect "gap threshold below 100 ns is refused" $C1/gap_ns 99 ERANGE
+expect "gap threshold above 1 s is refused" $C1/gap_ns 1000000001 ERANGE
+expect "gap threshold that is not a number is refused" $C1/gap_ns 2us EINVAL
+expect "zero FWQ work is refused" $C1/fwq_work 0 ERANGE
+expect "FWQ work above 10^7 is refused" $C1/fwq_work 10000001 ERANGE
+expect "FWQ repetitions above 2^20 are refused" $C1/fwq_reps 1048577 ERANGE
+expect "negative FWQ repetitions are refused" $C1/fwq_reps -1 EINVAL
+ktap_check "refused ftq writes changed nothing" \
+	'[ "$(cat $C1/gap_ns)" = 2000 ] && [ "$(cat $C1/fwq_work)" = 100000 ] &&
+	 [ "$(cat $C1/fwq_reps)" = 1000 ]'
+bad=
+for w in gap_ns=100 gap_ns=1000000000 fwq_work=1 fwq_work=10000000 \
+	fwq_reps=0 fwq_reps=1048576; do
+	f=${w%=*} v=${w#*=}
+	[ "$($ctl write $C1/$f $v)" = OK ] && [ "$(cat $C1/$f)" = "$v" ] ||
+		bad="$bad $w"
+done
+$ctl write $C1/gap_ns 2000 > /dev/null
+$ctl write $C1/fwq_work 100000 > /dev/null
+$ctl write $C1/fwq_reps 1000 > /dev/null
+ktap_check "the bounds themselves are accepted (refused:${bad:- none})" \
+	'[ -z "$bad" ]'
+
 $ctl write $C0/service echo > /dev/null
 expect "start on CPU 0 is refused by the core" $C0/control start EPERM
 ktap_check "CPU 0 is still online and idle" \
@@ -98,17 +135,32 @@ if dmesg | grep -q "could not calculate TSC khz"; then
 		$C1/control start ENODEV
 	ktap_check "the refused start changed nothing" \
 		'[ "$(cat $C1/state)" = idle ] && [ "$(cat $ONLINE1)" = 1 ]'
-	for d in "CPU 1 is offline" "kernel message" "ftq finishes by itself" \
+	ktap_check "tsc_khz reads 0 ($(cat $C1/tsc_khz))" \
+		'[ "$(cat $C1/tsc_khz)" = 0 ]'
+	for d in "CPU 1 is offline" "kernel message" \
+		"all FWQ done when samples_done is complete" "ftq finishes by itself" \
 		"200 samples recorded" "ftq counted work" "shared memory complete" \
+		"run_tsc" "gaps_done and gaps_lost" "gaps within run_tsc" \
+		"1000 FWQ results" \
 		"rmmod refused while registered" "second start refused" \
-		"service change refused" "samples change refused" "stop" \
+		"service change refused" "samples change refused" \
+		"gap_ns change refused" "fwq_work change refused" \
+		"fwq_reps change refused" "stop" \
 		"CPU 1 online again" "results intact after re-online" \
+		"gaps, fwq and run_tsc intact after re-online" \
 		"task runs on CPU 1" "start 10^6 samples" "state running" \
+		"settings refused while running" \
 		"samples readable while offline" "stop the running ftq" \
-		"ftq returned on request"; do
+		"ftq returned on request" "no FWQ after a stop during FTQ" \
+		"gaps of a stopped run" "start a long FWQ" \
+		"samples_done incomplete during FWQ" "stop during FWQ" \
+		"FWQ returned on request" "start ftq without FWQ" \
+		"run without FWQ complete" "stop the run without FWQ"; do
 		ktap_skip "ftq: $d" "TSC frequency unknown (no PM timer or HPET)"
 	done
 else
+	ktap_check "tsc_khz is known ($(cat $C1/tsc_khz))" \
+		'[ "$(cat $C1/tsc_khz)" -gt 0 ]'
 	n0=$(offsched_lines)
 	$ctl write $C1/service ftq > /dev/null
 	$ctl write $C1/samples 200 > /dev/null
@@ -116,6 +168,11 @@ else
 	ktap_check "CPU 1 is offline" '[ "$(cat $ONLINE1)" = 0 ] && [ "$(cat $SYS/online)" = 0 ]'
 	ktap_check "kernel says CPU 1 is now offline and OFFSCHED" \
 		'[ "$(offsched_lines)" = $((n0 + 1)) ]'
+	# samples_done reaches samples only once every result is in place.
+	wait_for '[ "$(cat $C1/samples_done)" = 200 ]'
+	fd=$(cat $C1/fwq_done)
+	ktap_check "when samples_done reads 200, all 1000 FWQ repetitions are done ($fd)" \
+		'[ "$fd" = 1000 ]'
 	wait_for '[ "$(cat $C1/state)" = stopped ]'
 	ktap_check "ftq finishes by itself, CPU 1 stays offline ($(cat $C1/state))" \
 		'[ "$(cat $C1/state)" = stopped ] && [ "$(cat $ONLINE1)" = 0 ]'
@@ -127,19 +184,45 @@ else
 		'[ "$(field max "$r1")" -gt 0 ]'
 	s=$($ctl shm 1)
 	ktap_check "shared memory says complete ($s)" \
-		'[ "$(field status "$s")" = 2 ] && [ "$(field samples_done "$s")" = 200 ]'
+		'[ "$(field status "$s")" = 2 ] && [ "$(field samples_done "$s")" = 200 ] &&
+		 [ "$(field fwq_done "$s")" = 1000 ]'
+	run_tsc
+	ktap_check "run_tsc gives the start and end of the FTQ run ($rt)" \
+		'[ "$t0" -gt 0 ] && [ "$t1" -gt "$t0" ]'
+	gd=$(cat $C1/gaps_done)
+	gl=$(cat $C1/gaps_lost)
+	ktap_check "gaps_done and gaps_lost consistent ($gd recorded, $gl lost)" \
+		'[ "$gd" -le 65536 ] && { [ "$gl" = 0 ] || [ "$gd" = 65536 ]; } &&
+		 [ "$(field gaps_done "$s")" = "$gd" ] &&
+		 [ "$(field gaps_lost "$s")" = "$gl" ]'
+	g1=$($ctl gaps $C1/gaps "$t0" "$t1")
+	ktap_check "gaps: 16 bytes per gap, start < end, in order, within run_tsc ($g1)" \
+		'[ "$(field bytes "$g1")" = $((16 * gd)) ] &&
+		 [ "$(field bad "$g1")" = 0 ] && [ "$(field unordered "$g1")" = 0 ]'
+	w1=$($ctl fwq $C1/fwq)
+	ktap_check "fwq: 1000 nonzero results of 8 bytes ($w1)" \
+		'[ "$(field bytes "$w1")" = 8000 ] && [ "$(field zero "$w1")" = 0 ] &&
+		 [ "$(cat $C1/fwq_done)" = 1000 ]'
+	cat $C1/gaps > /tmp/gaps1
+	cat $C1/fwq > /tmp/fwq1
 	got=$($ctl rmmod offsched_mgr)
 	ktap_check "rmmod while a service is registered is refused ($got, want EAGAIN)" \
 		'[ "$got" = EAGAIN ] && [ -d $C1 ]'
 	expect "a second start is refused" $C1/control start EBUSY
 	expect "changing the service while started is refused" $C1/service echo EBUSY
 	expect "changing the samples while started is refused" $C1/samples 5 EBUSY
+	expect "changing gap_ns while started is refused" $C1/gap_ns 5000 EBUSY
+	expect "changing fwq_work while started is refused" $C1/fwq_work 5 EBUSY
+	expect "changing fwq_reps while started is refused" $C1/fwq_reps 5 EBUSY
 	expect "stop" $C1/control stop OK
 	ktap_check "CPU 1 is online again, state stopped" \
 		'[ "$(cat $ONLINE1)" = 1 ] && [ "$(cat $SYS/online)" = 0-1 ] &&
 		 [ "$(cat $C1/state)" = stopped ]'
 	r2=$($ctl results $C1/results)
 	ktap_check "results intact after re-online ($r2)" '[ "$r2" = "$r1" ]'
+	ktap_check "gaps, fwq and run_tsc intact after re-online" \
+		'cat $C1/gaps | cmp -s - /tmp/gaps1 && cat $C1/fwq | cmp -s - /tmp/fwq1 &&
+		 [ "$(cat $C1/run_tsc)" = "$rt" ]'
 	ran=$(taskset -c 1 sh -c 'cat /proc/self/stat' | awk '{print $39}')
 	ktap_check "a task pinned to CPU 1 runs there again (ran on CPU $ran)" '[ "$ran" = 1 ]'
 
@@ -147,6 +230,10 @@ else
 	$ctl write $C1/samples 1000000 > /dev/null
 	expect "start ftq with 10^6 samples" $C1/control start OK
 	ktap_check "state is running ($(cat $C1/state))" '[ "$(cat $C1/state)" = running ]'
+	ktap_check "gap_ns, fwq_work and fwq_reps refused with EBUSY while running" \
+		'[ "$($ctl write $C1/gap_ns 5000)" = EBUSY ] &&
+		 [ "$($ctl write $C1/fwq_work 5)" = EBUSY ] &&
+		 [ "$($ctl write $C1/fwq_reps 5)" = EBUSY ]'
 	wait_for '[ "$(cat $C1/samples_done)" -gt 0 ]'
 	d1=$(cat $C1/samples_done)
 	wait_for '[ "$(cat $C1/samples_done)" -gt "$d1" ]'
@@ -162,6 +249,46 @@ else
 		 [ "$(field status "$s")" = 3 ] && [ "$(field n "$r3")" = "$d3" ]'
 	ktap_check "nothing records after the stop" \
 		'[ "$(cat $C1/samples_done)" = "$d3" ] && [ "$($ctl results $C1/results)" = "$r3" ]'
+	ktap_check "a run stopped during FTQ does no FWQ ($(cat $C1/fwq_done))" \
+		'[ "$(cat $C1/fwq_done)" = 0 ] &&
+		 [ "$(field bytes "$($ctl fwq $C1/fwq)")" = 0 ]'
+	run_tsc
+	g3=$($ctl gaps $C1/gaps "$t0" "$t1")
+	ktap_check "its gaps lie within its run_tsc ($rt: $g3)" \
+		'[ "$t1" -gt "$t0" ] &&
+		 [ "$(field bytes "$g3")" = $((16 * $(cat $C1/gaps_done))) ] &&
+		 [ "$(field bad "$g3")" = 0 ] && [ "$(field unordered "$g3")" = 0 ]'
+
+	# --- FWQ stopped while it runs, then a run without FWQ ---------------------
+	$ctl write $C1/samples 1 > /dev/null
+	$ctl write $C1/fwq_reps 1048576 > /dev/null
+	$ctl write $C1/fwq_work 1000000 > /dev/null
+	expect "start ftq with 1 sample and 2^20 FWQ repetitions" \
+		$C1/control start OK
+	wait_for '[ "$(cat $C1/fwq_done)" -gt 0 ]'
+	d=$(cat $C1/samples_done)
+	ktap_check "while FWQ runs, samples_done stays below samples ($d)" \
+		'[ "$(cat $C1/fwq_done)" -gt 0 ] && [ "$d" = 0 ]'
+	expect "stop ftq during FWQ" $C1/control stop OK
+	f=$(cat $C1/fwq_done)
+	s=$($ctl shm 1)
+	w=$($ctl fwq $C1/fwq)
+	ktap_check "FWQ returned on request after $f repetitions ($s; $w)" \
+		'[ "$f" -gt 0 ] && [ "$f" -lt 1048576 ] &&
+		 [ "$(field status "$s")" = 3 ] && [ "$(cat $C1/samples_done)" = 1 ] &&
+		 [ "$(field bytes "$w")" = $((8 * f)) ] && [ "$(field zero "$w")" = 0 ]'
+	$ctl write $C1/fwq_reps 0 > /dev/null
+	$ctl write $C1/samples 20 > /dev/null
+	expect "start ftq with 20 samples and no FWQ" $C1/control start OK
+	wait_for '[ "$(cat $C1/state)" = stopped ]'
+	s=$($ctl shm 1)
+	ktap_check "fwq_reps 0: the run completes with no FWQ ($s)" \
+		'[ "$(field status "$s")" = 2 ] && [ "$(cat $C1/samples_done)" = 20 ] &&
+		 [ "$(cat $C1/fwq_done)" = 0 ] &&
+		 [ "$(field bytes "$($ctl fwq $C1/fwq)")" = 0 ]'
+	expect "stop the run without FWQ" $C1/control stop OK
+	$ctl write $C1/fwq_reps 1000 > /dev/null
+	$ctl write $C1/fwq_work 100000 > /dev/null
 fi
 
 # --- 20 start -> run -> stop -> online cycles, with echo ----------------------
