@@ -32,6 +32,13 @@
  *   ntt wait-contender CPU SECONDS
  *	Like contend, but reports whether the second child ran at all within
  *	SECONDS (for sched_notick_grace_us = -1, where it must not).
+ *   ntt pi CPU
+ *	A SCHED_NOTICK thread on CPU holds a priority-inheritance mutex and
+ *	spins; a SCHED_FIFO 99 thread on CPU 0, then a SCHED_DEADLINE thread,
+ *	block on the mutex. Prints the owner's priority (/proc stat field
+ *	18) and policy while each waiter waits and after, CPU's LOC count
+ *	while the FIFO waiter waits and once the owner is alone again, and
+ *	the TID in cpuN/notick/pid.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -604,6 +611,203 @@ static int cmd_wait_contender(int cpu, double seconds)
 	return 0;
 }
 
+/* Priority of a thread as /proc shows it: prio - 100 (field 18 of stat) */
+static long task_prio(pid_t tid)
+{
+	char path[64], buf[1024], *p;
+	long prio = 0;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	if (!f || !fgets(buf, sizeof(buf), f))
+		die(path);
+	fclose(f);
+	p = strrchr(buf, ')');		/* field 2 ends here */
+	for (i = 2; p && i < 18; i++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%ld", &prio) != 1)
+		return 0;
+	return prio;
+}
+
+static int task_policy(pid_t tid)
+{
+	struct nt_sched_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	if (syscall(SYS_sched_getattr, tid, &attr, sizeof(attr), 0))
+		return -errno;
+	return (int)attr.sched_policy;
+}
+
+static long sysfs_pid(int cpu)
+{
+	char path[96];
+	long pid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/notick/pid", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &pid) != 1)
+		pid = -1;
+	fclose(f);
+	return pid;
+}
+
+struct pi_state {
+	pthread_mutex_t lock;
+	int cpu;
+	volatile pid_t owner;		/* owner's TID once admitted */
+	volatile int err;		/* owner's admission error */
+	volatile int release;		/* main: hand the lock over once */
+	volatile int rounds;		/* owner: times it took the lock */
+	volatile int stop;
+};
+
+struct pi_waiter {
+	struct pi_state *st;
+	int policy;			/* SCHED_FIFO or SCHED_DEADLINE */
+	volatile int state;		/* 1 about to lock, 2 got it, <0 error */
+};
+
+static void *pi_owner(void *arg)
+{
+	struct pi_state *st = arg;
+	int err;
+
+	bind_cpu(st->cpu);
+	err = set_notick(0, 0);
+	if (err) {
+		st->err = err;
+		return NULL;
+	}
+	pthread_mutex_lock(&st->lock);
+	st->owner = (pid_t)syscall(SYS_gettid);
+	st->rounds = 1;
+	while (!st->stop) {
+		if (!st->release)
+			continue;
+		/* The top waiter gets the lock; take it back after it. */
+		pthread_mutex_unlock(&st->lock);
+		st->release = 0;
+		pthread_mutex_lock(&st->lock);
+		st->rounds++;
+	}
+	pthread_mutex_unlock(&st->lock);
+	return NULL;
+}
+
+static void *pi_wait(void *arg)
+{
+	struct pi_waiter *w = arg;
+	struct nt_sched_attr attr;
+	cpu_set_t all;
+	int i;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.sched_policy = w->policy;
+	if (w->policy == SCHED_DEADLINE) {
+		/* Deadline admission wants the whole root domain. */
+		CPU_ZERO(&all);
+		for (i = 0; i < CPU_SETSIZE; i++)
+			CPU_SET(i, &all);
+		sched_setaffinity(0, sizeof(all), &all);
+		attr.sched_runtime = 1000000;
+		attr.sched_deadline = attr.sched_period = 10000000;
+	} else {
+		attr.sched_priority = 99;
+	}
+	if (syscall(SYS_sched_setattr, 0, &attr, 0)) {
+		w->state = -errno;
+		return NULL;
+	}
+	w->state = 1;
+	pthread_mutex_lock(&w->st->lock);
+	w->state = 2;
+	pthread_mutex_unlock(&w->st->lock);
+	return NULL;
+}
+
+/* Start a waiter, let it block, report the owner's state, release it. */
+static void pi_round(struct pi_state *st, int policy, const char *tag,
+		     int count_loc)
+{
+	struct pi_waiter w = { .st = st, .policy = policy };
+	int rounds = st->rounds;
+	long long loc0;
+	pthread_t thr;
+
+	if (pthread_create(&thr, NULL, pi_wait, &w))
+		die("pthread_create");
+	while (!w.state)
+		sleep_s(0.001);
+	if (w.state < 0) {
+		printf("%s_waiter=%s\n", tag, errname(-w.state));
+		pthread_join(thr, NULL);
+		return;
+	}
+	sleep_s(0.2);
+	printf("%s_waiter_blocked=%d\n", tag, w.state == 1);
+	printf("%s_prio=%ld\n%s_policy=%d\n", tag, task_prio(st->owner), tag,
+	       task_policy(st->owner));
+	if (count_loc) {
+		loc0 = loc_count(st->cpu);
+		sleep_s(1.0);
+		printf("%s_loc_delta=%lld\n", tag, loc_count(st->cpu) - loc0);
+	}
+	st->release = 1;
+	pthread_join(thr, NULL);
+	while (st->rounds == rounds)
+		sleep_s(0.001);
+	printf("%s_waiter_got_lock=%d\n", tag, w.state == 2);
+}
+
+static int cmd_pi(int cpu)
+{
+	struct pi_state st = { .cpu = cpu };
+	pthread_mutexattr_t ma;
+	pthread_t owner;
+	long long loc0;
+
+	bind_cpu(0);
+	pthread_mutexattr_init(&ma);
+	if (pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT))
+		die("PTHREAD_PRIO_INHERIT");
+	pthread_mutex_init(&st.lock, &ma);
+	if (pthread_create(&owner, NULL, pi_owner, &st))
+		die("pthread_create");
+	while (!st.owner && !st.err)
+		sleep_s(0.001);
+	if (st.err) {
+		printf("admitted=%s\n", errname(st.err));
+		pthread_join(owner, NULL);
+		return 1;
+	}
+	sleep_s(0.1);
+	printf("owner_is_sysfs_pid=%d\n", sysfs_pid(cpu) == st.owner);
+	printf("before_prio=%ld\nbefore_policy=%d\n", task_prio(st.owner),
+	       task_policy(st.owner));
+	pi_round(&st, SCHED_FIFO, "fifo", 1);
+	pi_round(&st, SCHED_DEADLINE, "dl", 0);
+	sleep_s(0.2);
+	printf("after_prio=%ld\nafter_policy=%d\n", task_prio(st.owner),
+	       task_policy(st.owner));
+	printf("after_owner_is_sysfs_pid=%d\n", sysfs_pid(cpu) == st.owner);
+	printf("after_tick_stopped=%d\n", tick_stopped(cpu));
+	loc0 = loc_count(cpu);
+	sleep_s(1.0);
+	printf("after_loc_delta=%lld\n", loc_count(cpu) - loc0);
+	st.stop = 1;
+	pthread_join(owner, NULL);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -627,6 +831,8 @@ int main(int argc, char **argv)
 		return cmd_contend(atoi(argv[2]));
 	if (!strcmp(argv[1], "block") && argc == 3)
 		return cmd_block(atoi(argv[2]));
+	if (!strcmp(argv[1], "pi") && argc == 3)
+		return cmd_pi(atoi(argv[2]));
 	if (!strcmp(argv[1], "wait-contender") && argc == 4)
 		return cmd_wait_contender(atoi(argv[2]), atof(argv[3]));
 usage:

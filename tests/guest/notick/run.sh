@@ -14,7 +14,7 @@ GRACE=/proc/sys/kernel/sched_notick_grace_us
 T=/tmp/notick-test
 mkdir -p $T
 
-ktap_plan 40
+ktap_plan 47
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
 # kv FILE KEY: value of KEY=value in FILE
@@ -150,6 +150,27 @@ ktap_check "blocked in read(): CPU $CPU idled ($(kv $T/block idle_ticks_while_bl
 	'[ "$(kv $T/block idle_ticks_while_blocked)" -gt 0 ]'
 ktap_check "after read() returns: resumed and 0 LOC over 2 s ($(kv $T/block loc_delta_resumed))" \
 	'[ "$(kv $T/block resumed)" = 1 ] && [ "$(kv $T/block loc_delta_resumed)" = 0 ]'
+
+# --- priority inheritance ---------------------------------------------------
+# A SCHED_FIFO 99 waiter has the owner's own priority: the owner must stay
+# in its class, tickless.  A SCHED_DEADLINE waiter boosts it into dl; the
+# deboost must bring it back to SCHED_NOTICK, admitted, tickless.
+"$NTT" pi $CPU > $T/pi 2>&1
+dump $T/pi
+ktap_check "PI: owner admitted, prio $(kv $T/pi before_prio), policy $(kv $T/pi before_policy)" \
+	'[ "$(kv $T/pi owner_is_sysfs_pid)" = 1 ] && [ "$(kv $T/pi before_policy)" = 8 ]'
+ktap_check "PI: FIFO 99 waiter blocked; owner keeps prio and policy 8 ($(kv $T/pi fifo_prio), $(kv $T/pi fifo_policy))" \
+	'[ "$(kv $T/pi fifo_waiter_blocked)" = 1 ] && [ "$(kv $T/pi fifo_prio)" = "$(kv $T/pi before_prio)" ] && [ "$(kv $T/pi fifo_policy)" = 8 ]'
+ktap_check "PI: owner stays tickless while the FIFO waiter waits ($(kv $T/pi fifo_loc_delta) LOC in 1 s)" \
+	'[ "$(kv $T/pi fifo_loc_delta)" = 0 ]'
+ktap_check "PI: DEADLINE waiter boosts the owner above its priority ($(kv $T/pi dl_prio) < $(kv $T/pi before_prio))" \
+	'[ "$(kv $T/pi dl_waiter_blocked)" = 1 ] && [ "$(kv $T/pi dl_prio)" -lt "$(kv $T/pi before_prio)" ]'
+ktap_check "PI: both waiters got the lock" \
+	'[ "$(kv $T/pi fifo_waiter_got_lock)" = 1 ] && [ "$(kv $T/pi dl_waiter_got_lock)" = 1 ]'
+ktap_check "PI: deboosted owner is SCHED_NOTICK again, prio $(kv $T/pi after_prio), still CPU $CPU's thread" \
+	'[ "$(kv $T/pi after_policy)" = 8 ] && [ "$(kv $T/pi after_prio)" = "$(kv $T/pi before_prio)" ] && [ "$(kv $T/pi after_owner_is_sysfs_pid)" = 1 ]'
+ktap_check "PI: deboosted owner tickless again ($(kv $T/pi after_loc_delta) LOC in 1 s)" \
+	'[ "$(kv $T/pi after_tick_stopped)" = 1 ] && [ "$(kv $T/pi after_loc_delta)" = 0 ]'
 
 # --- another task on the CPU: grace and yield -----------------------------
 y0=$(cat $SYS/yields); r0=$(cat $SYS/tick_restarts)
