@@ -1,45 +1,54 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make compare-test: how much does the kernel disturb one thread, and which
-# answer disturbs it least?  The same FTQ/FWQ loop runs on one CPU of the
-# compare kernel (debugging off) in each scenario:
-#   cfs       taskset -c CPU                    (boot 1)
+# answer disturbs it least?  The same FTQ/FWQ loop runs on one CPU in each
+# scenario:
+#   cfs       taskset -c CPU                    (boot 1: the series' kernel)
 #   fifo      taskset -c CPU chrt -f 99         (boot 1)
 #   notick    notickctl --cpu CPU               (boot 1, no boot parameter)
 #   offsched  the OFFSCHED ftq service          (boot 1, kernel callback)
-#   nohz      taskset + chrt -f 99 on a nohz_full=CPU  (boot 2)
+#   nohz      taskset + chrt -f 99 on a nohz_full=CPU
+#             (boot 2: the same tree without the series, "mainline")
+#   mainline-cfs, mainline-fifo   cfs and fifo on mainline (boot 3): what
+#             the series costs a kernel that does not use it
+# Both kernels are built with the compare configuration (debugging off).
+# Every user-space scenario also times getppid() (sysc), after the probe.
 # Options (make variables or environment):
-#   DURATION=10 (s)  QUANTUM=1000 (us)  REPEATS=3  CPUS=2  CPU=1
-#   SCENARIOS=cfs,fifo,nohz,notick,offsched  GAP=2000 (ns, gap threshold)
+#   DURATION=10 (s)  QUANTUM=1000 (us)  REPEATS=3  CPUS=2  CPU=1  GAP=2000 (ns)
+#   SCENARIOS=cfs,fifo,nohz,notick,offsched,mainline-cfs
 # Output: a table, build/compare/results.json, build/compare/ftq.png.
 set -uo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 
 DURATION=${DURATION:-10} QUANTUM=${QUANTUM:-1000} REPEATS=${REPEATS:-3}
 CPUS=${CPUS:-2} CPU=${CPU:-1} GAP=${GAP:-2000}
-SCENARIOS=${SCENARIOS:-cfs,fifo,nohz,notick,offsched}
+SCENARIOS=${SCENARIOS:-cfs,fifo,nohz,notick,offsched,mainline-cfs}
 for v in DURATION QUANTUM REPEATS CPUS CPU GAP; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a number (got '${!v}')"
 done
 [ "$CPU" -ge 1 ] && [ "$CPU" -lt "$CPUS" ] || die "CPU must be between 1 and CPUS-1"
 for s in ${SCENARIOS//,/ }; do
-	case $s in cfs|fifo|nohz|notick|offsched) ;; *) die "unknown scenario '$s'" ;; esac
+	case $s in
+	cfs|fifo|nohz|notick|offsched|mainline-cfs|mainline-fifo) ;;
+	*) die "unknown scenario '$s' (cfs fifo nohz notick offsched mainline-cfs mainline-fifo)" ;;
+	esac
 done
 
 out=$BUILD/compare
 rm -rf "$out"
 mkdir -p "$out"
 kver=$(cat "$BUILD/obj-compare/kernelrelease")
-say "compare-test on $kver: $SCENARIOS, $REPEATS x ${DURATION}s, ${QUANTUM}us quanta, CPU $CPU of $CPUS"
+mver=$(cat "$BUILD/obj-compare-mainline/kernelrelease" 2>/dev/null || echo none)
+say "compare-test on $kver and $mver (the same tree without the series): $SCENARIOS, $REPEATS x ${DURATION}s, ${QUANTUM}us quanta, CPU $CPU of $CPUS"
 
-# boot NAME SCENARIOS EXTRA-ARGS: one guest running some scenarios, with
-# progress lines shown as the guest prints them.
+# boot NAME KERNEL SCENARIOS EXTRA-ARGS: one guest running some scenarios,
+# with progress lines shown as the guest prints them.
 boot() {
-	local name=$1 sc=$2 extra=$3 n limit pid
+	local name=$1 kobj=$2 sc=$3 extra=$4 n limit pid
 	n=$(tr ',' '\n' <<< "$sc" | grep -c .)
 	limit=$(( n * REPEATS * (DURATION + 30) + 120 ))
-	say "boot $name: $sc ${extra:+($extra)}"
-	"$TOP/qemu/boot.sh" -f compare -s compare -o "$out/$name" -t "$limit" -c "$CPUS" -- \
+	say "boot $name ($kobj kernel): $sc ${extra:+($extra)}"
+	"$TOP/qemu/boot.sh" -f compare -k "$kobj" -s compare -o "$out/$name" -t "$limit" -c "$CPUS" -- \
 		"compare.scenarios=$sc compare.repeats=$REPEATS compare.duration=$DURATION" \
 		"compare.quantum=$QUANTUM compare.cpu=$CPU compare.gap=$GAP $extra" &
 	pid=$!
@@ -63,22 +72,25 @@ progress() {	# progress FILE LINES-ALREADY-SHOWN -> prints new lines, echoes cou
 	echo "$total"
 }
 
-main=$(tr ',' '\n' <<< "$SCENARIOS" | grep -v '^nohz$' | paste -sd,)
-[ -n "$main" ] && boot plain "$main" ""
-grep -qw nohz <<< "${SCENARIOS//,/ }" && boot nohz_full nohz "nohz_full=$CPU"
+pick() { tr ',' '\n' <<< "$SCENARIOS" | grep -E "$1" | paste -sd,; }
+ours=$(pick '^(cfs|fifo|notick|offsched)$')
+mainline=$(pick '^mainline-')
+[ -n "$ours" ] && boot plain compare "$ours" ""
+[ -n "$(pick '^nohz$')" ] && boot nohz_full compare-mainline nohz "nohz_full=$CPU"
+[ -n "$mainline" ] && boot mainline compare-mainline "$mainline" ""
 
 say "analysing"
 python3 "$TOP/tests/compare/analyze.py" "$out" "$CPU" "$out"/*/data.log | tee "$out/table.txt"
 
 plots=()
-for sc in offsched notick nohz fifo cfs; do
+for sc in offsched notick nohz fifo cfs mainline-fifo mainline-cfs; do
 	[ -f "$out/ftq-$sc.dat" ] && plots+=("'$out/ftq-$sc.dat' using 1:2 with lines title '$sc'")
 done
 if [ ${#plots[@]} -gt 0 ]; then
 	gnuplot <<-GP
 	set terminal png size 1000,600
 	set output '$out/ftq.png'
-	set title 'FTQ samples, sorted ($kver, ${QUANTUM} us quanta, CPU $CPU, first run)'
+	set title 'FTQ samples, sorted (${QUANTUM} us quanta, CPU $CPU, first run of each scenario)'
 	set xlabel 'quantum (sorted by work done)'
 	set ylabel 'work done / best quantum of the run'
 	set key bottom right

@@ -28,11 +28,12 @@ VECTOR_NAMES = {
     'thermal_apic': 'thermal', 'threshold_apic': 'threshold',
     'x86_platform_ipi': 'platform IPI', 'deferred_error_apic': 'MCE',
 }
-ORDER = ['offsched', 'notick', 'nohz', 'fifo', 'cfs']
+ORDER = ['offsched', 'notick', 'nohz', 'fifo', 'cfs', 'mainline-fifo', 'mainline-cfs']
 LABEL = {
     'cfs': 'CFS (taskset)', 'fifo': 'FIFO (chrt -f 99)',
-    'nohz': 'FIFO, nohz_full=', 'notick': 'SCHED_NOTICK',
-    'offsched': 'OFFSCHED ftq',
+    'nohz': 'FIFO, nohz_full= [m]', 'notick': 'SCHED_NOTICK',
+    'offsched': 'OFFSCHED ftq', 'mainline-cfs': 'CFS (taskset) [m]',
+    'mainline-fifo': 'FIFO (chrt -f 99) [m]',
 }
 
 
@@ -128,6 +129,44 @@ def intervals_from_trace(lines, cpu, pid):
     return ivs, points
 
 
+def process_window(lines, cpu, pid):
+    """(first switch of pid onto the CPU, its exit or last switch off it)."""
+    t_in = t_out = None
+    for line in lines:
+        m = TRACE_RE.match(line)
+        if not m or int(m.group(3)) != cpu or m.group(5) != 'sched_switch':
+            continue
+        ts, args = int(m.group(4)), m.group(6)
+        if t_in is None and re.search(r'next_pid=%d\b' % pid, args):
+            t_in = ts
+        elif t_in is not None and re.search(r'prev_pid=%d\b' % pid, args):
+            t_out = ts
+    return t_in, t_out
+
+
+def count_entries(lines, cpu, t0=None, t1=None):
+    """Interrupt and softirq entries on the CPU, by source, within [t0, t1]."""
+    counts = {}
+    for line in lines:
+        m = TRACE_RE.match(line)
+        if not m or int(m.group(3)) != cpu or not m.group(5).endswith('_entry'):
+            continue
+        ts, ev, args = int(m.group(4)), m.group(5), m.group(6)
+        if (t0 is not None and ts < t0) or (t1 is not None and ts > t1):
+            continue
+        base = ev[:-len('_entry')]
+        if base == 'softirq':
+            a = re.search(r'action=(\w+)', args)
+            key = 'softirq ' + (a.group(1) if a else '?')
+        elif base == 'irq_handler':
+            a = re.search(r'name=(\S+)', args)
+            key = 'IRQ ' + (a.group(1) if a else '?')
+        else:
+            key = VECTOR_NAMES.get(base, base)
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
 def attribute(gaps, ivs, points):
     """Split gap time into kernel sources and unattributed (all in cycles)."""
     per_src, unattributed, worst, kernel = {}, 0, 0, 0
@@ -175,7 +214,7 @@ def analyse_run(sc, run, cpu):
                parse_table(run.get('interrupts after', []), cpu))
     soft = diff(parse_table(run.get('softirqs before', []), cpu),
                 parse_table(run.get('softirqs after', []), cpu))
-    res['loc'] = irq.pop('LOC', 0)
+    res['loc'] = irq.pop('LOC', 0)		# snapshot window, /proc/interrupts
     res['irqs'] = irq
     res['softirqs'] = soft
     ftq = next((v for k, v in run.items() if k.startswith('ftq')), None)
@@ -206,19 +245,36 @@ def analyse_run(sc, run, cpu):
         'max': mx, 'min': min(samples),
     }
     res['sorted'] = sorted(samples)
+    sysc = [float(l[2:]) for l in run.get('sysc', []) if l.startswith('C ')]
+    if sysc:
+        res['syscall_ns'] = statistics.median(sysc)
     hz = float(params.get('tsc_hz', 0)) or None
     res['tsc_hz'] = hz
     if fwq:
         res['fwq_cycles'] = statistics.median(fwq)
     if 'nvcsw' in params:
         res['ctxsw'] = int(params['nvcsw']) + int(params['nivcsw'])
+    trace = run.get('trace', [])
+    pid = None
+    for line in trace:
+        m = re.search(r'prev_comm=ftq prev_pid=(\d+)', line) or re.search(r'next_comm=ftq next_pid=(\d+)', line)
+        if m:
+            pid = int(m.group(1))
+            break
+    if trace and 'start_tsc' in params and pid is not None:
+        # Counted from the trace, the same way for every user-space
+        # scenario: over the whole life of the probe's process on the CPU
+        # (the launcher execs the probe, so it is one pid: from its first
+        # switch onto the CPU to its exit) and over the FTQ loop alone.
+        t0, t1 = int(params['start_tsc']), int(params['end_tsc'])
+        life = process_window(trace, cpu, pid)
+        whole = count_entries(trace, cpu, *life)
+        loop = count_entries(trace, cpu, t0, t1)
+        res['loc_run'] = whole.get('timer tick', 0)
+        res['loc_loop'] = loop.pop('timer tick', 0)
+        res['irqs_loop'] = {k: v for k, v in loop.items() if not k.startswith('softirq')}
+        res['softirqs_loop'] = {k: v for k, v in loop.items() if k.startswith('softirq')}
     if gaps and hz:
-        pid = None
-        for line in run.get('trace', []):
-            m = re.search(r'prev_comm=ftq prev_pid=(\d+)', line) or re.search(r'next_comm=ftq next_pid=(\d+)', line)
-            if m:
-                pid = int(m.group(1))
-                break
         ivs, points = intervals_from_trace(run.get('trace', []), cpu, pid)
         kernel, worst, unatt, per_src = attribute(gaps, ivs, points)
         us = 1e6 / hz
@@ -261,12 +317,16 @@ def main():
             s['error'] = next((r.get('error') for r in rs if r.get('error')), 'failed')
             summary[sc] = s
             continue
-        for k in ('loc', 'ctxsw', 'kernel_noise_us', 'worst_kernel_us', 'unattributed_us', 'fwq_cycles'):
+        for k in ('loc', 'loc_run', 'loc_loop', 'ctxsw', 'kernel_noise_us', 'worst_kernel_us',
+                  'unattributed_us', 'fwq_cycles', 'syscall_ns'):
             s[k] = med(good, k)
         for k in ('noise_fraction', 'median', 'p1'):
             s['ftq_' + k] = med(good, 'ftq', k)
         s['other_irqs'] = statistics.median([sum(r['irqs'].values()) for r in good])
         s['softirqs'] = statistics.median([sum(r['softirqs'].values()) for r in good])
+        if all('irqs_loop' in r for r in good):
+            s['other_irqs_loop'] = statistics.median([sum(r['irqs_loop'].values()) for r in good])
+            s['softirqs_loop'] = statistics.median([sum(r['softirqs_loop'].values()) for r in good])
         srcs = {}
         for r in good:
             for k, v in r.get('irqs', {}).items():
@@ -307,8 +367,8 @@ def main():
 
     def fmt(v, f='%.0f'):
         return '-' if v is None else f % v
-    hdr = ('scenario', 'runs', 'LOC', 'IRQ', 'softirq', 'ctxsw', 'kern us', 'worst us',
-           'unattr us', 'noise', 'vs floor', 'median', 'p1', 'FWQ rel')
+    hdr = ('scenario', 'runs', 'LOC run', 'LOC loop', 'IRQ', 'softirq', 'ctxsw', 'kern us', 'worst us',
+           'unattr us', 'noise', 'vs floor', 'median', 'p1', 'FWQ rel', 'syscall ns')
     rows = []
     for sc in order:
         s = summary[sc]
@@ -316,12 +376,14 @@ def main():
             rows.append((LABEL.get(sc, sc), '0/%d' % s['runs'], 'unavailable: ' + str(s['error'])))
             continue
         nf = s.get('ftq_noise_fraction')
-        rows.append((LABEL.get(sc, sc), '%d/%d' % (s['good_runs'], s['runs']), fmt(s['loc']),
-                     fmt(s['other_irqs']), fmt(s['softirqs']), fmt(s['ctxsw']),
+        rows.append((LABEL.get(sc, sc), '%d/%d' % (s['good_runs'], s['runs']), fmt(s.get('loc_run')),
+                     fmt(s.get('loc_loop')), fmt(s.get('other_irqs_loop')),
+                     fmt(s.get('softirqs_loop')), fmt(s['ctxsw']),
                      fmt(s['kernel_noise_us']), fmt(s['worst_kernel_us'], '%.1f'),
                      fmt(s['unattributed_us']), fmt(nf, '%.3f'),
                      fmt(nf - floor if nf is not None and floor is not None else None, '%+.3f'),
-                     fmt(s['ftq_median']), fmt(s['ftq_p1']), fmt(s.get('fwq_relative'), '%.3f')))
+                     fmt(s['ftq_median']), fmt(s['ftq_p1']), fmt(s.get('fwq_relative'), '%.3f'),
+                     fmt(s.get('syscall_ns'))))
     widths = [max(len(str(r[i])) for r in rows + [hdr] if i < len(r)) for i in range(len(hdr))]
     print('  '.join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(hdr, widths))))
     for r in rows:
@@ -330,11 +392,23 @@ def main():
         else:
             print('  '.join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
     print()
+    print('LOC run: local timer interrupts on CPU %d while the probe\'s process lived there (launcher to exit);' % cpu)
+    print('LOC loop, IRQ, softirq: entries inside the FTQ loop (both from the trace).')
+    print('[m]: mainline, the same kernel tree and configuration without the series.')
+    ours, ref = summary.get('cfs', {}).get('syscall_ns'), summary.get('mainline-cfs', {}).get('syscall_ns')
+    if ours and ref:
+        print('syscall ns: getppid(); CFS with the series / without: %.3f (context tracking on every CPU).'
+              % (ours / ref))
+    if 'offsched' in summary and 'error' not in summary['offsched']:
+        print('OFFSCHED: the CPU is offline with interrupts off for the loop (nothing to trace);')
+        print('  /proc/interrupts over start..stop, offline and online included: LOC %s.'
+              % fmt(summary['offsched'].get('loc')))
+    print()
     for sc in order:
         srcs = summary[sc].get('kernel_noise_by_source_us')
         if srcs:
             top = sorted(srcs.items(), key=lambda kv: -kv[1])[:5]
-            print('%-18s kernel noise by source (us, median): %s' % (
+            print('%-21s kernel noise by source (us, median): %s' % (
                 LABEL.get(sc, sc), ', '.join('%s %.0f' % kv for kv in top)))
 
 

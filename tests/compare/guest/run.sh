@@ -5,6 +5,8 @@
 # serial port (/dev/ttyS2); progress goes to the KTAP port (/dev/ttyS1 is
 # our stdout).  Parameters come from the kernel command line:
 #   compare.scenarios=cfs,fifo,notick,offsched   compare.repeats=3
+#   (nohz, mainline-cfs and mainline-fifo are cfs/fifo under other names,
+#   for the boots of the reference kernel)
 #   compare.duration=10 (s)  compare.quantum=1000 (us)  compare.cpu=1
 #   compare.gap=2000 (ns)
 scenarios=cfs,fifo,notick,offsched repeats=3 duration=10 quantum=1000 cpu=1 gap=2000
@@ -59,6 +61,9 @@ run_user() {
 	"$@" ./ftq -q "$quantum" -n "$samples" -g "$gap" > /tmp/ftq.out 2> /tmp/ftq.err
 	rc=$?
 	echo 0 > $T/tracing_on
+	# The price of a system call on this kernel, launched the same way
+	# (after the trace, so that it does not disturb the counts above).
+	"$@" ./sysc > /tmp/sysc.out 2>&1
 	{
 		cat /tmp/snap
 		snapshot after
@@ -66,6 +71,8 @@ run_user() {
 		cat /tmp/ftq.out
 		echo "@@ stderr"
 		cat /tmp/ftq.err
+		echo "@@ sysc"
+		cat /tmp/sysc.out
 		echo "@@ trace"
 		cat $T/per_cpu/cpu$cpu/trace
 	}
@@ -80,6 +87,7 @@ run_offsched() {
 	echo ftq > $d/service || return 1
 	echo $((quantum * 1000)) > $d/quantum_ns || return 1
 	echo "$samples" > $d/samples || return 1
+	echo "$gap" > $d/gap_ns || return 1
 	snapshot before > /tmp/snap
 	echo start > $d/control || return 1
 	# The service runs with the CPU offline; wait for its samples.
@@ -89,7 +97,14 @@ run_offsched() {
 		cat /tmp/snap
 		snapshot after
 		echo "@@ offsched state=$(cat $d/state)"
+		# The same records as the user probe's output.
+		set -- $(cat $d/run_tsc)
+		echo "# ftq quantum_us=$quantum samples=$samples gap_ns=$gap tsc_hz=$(($(cat $d/tsc_khz) * 1000))"
+		echo "# run start_tsc=$1 end_tsc=$2 gaps=$(cat $d/gaps_done) gaps_lost=$(cat $d/gaps_lost)"
 		od -An -tu4 -v $d/results | tr -s ' ' '\n' | sed '/^$/d; s/^/S /'
+		od -An -tu8 -v $d/gaps | tr -s ' ' '\n' | sed '/^$/d' |
+			awk 'NR % 2 { a = $0; next } { print "G " a " " $0 }'
+		od -An -tu8 -v $d/fwq | tr -s ' ' '\n' | sed '/^$/d; s/^/W /'
 	}
 }
 
@@ -101,8 +116,8 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 		{
 			echo "@@ begin $sc $r"
 			case $sc in
-			cfs) run_user cfs taskset -c "$cpu" ;;
-			fifo|nohz) run_user "$sc" taskset -c "$cpu" chrt -f 99 ;;
+			cfs|mainline-cfs) run_user "$sc" taskset -c "$cpu" ;;
+			fifo|nohz|mainline-fifo) run_user "$sc" taskset -c "$cpu" chrt -f 99 ;;
 			notick) run_user notick notickctl --cpu "$cpu" -- ;;
 			offsched) run_offsched ;;
 			*) echo "@@ unavailable unknown scenario" ;;
