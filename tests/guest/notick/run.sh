@@ -14,7 +14,7 @@ GRACE=/proc/sys/kernel/sched_notick_grace_us
 T=/tmp/notick-test
 mkdir -p $T
 
-ktap_plan 47
+ktap_plan 50
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
 # kv FILE KEY: value of KEY=value in FILE
@@ -104,6 +104,41 @@ ktap_check "fork: parent stays 8, child is SCHED_NORMAL 0 ($r)" \
 r=$("$NTT" affinity $CPU 2>&1)
 ktap_check "affinity: widening -> EBUSY, same CPU -> OK, policy kept ($r)" \
 	'[ "$r" = "widen=EBUSY same=OK policy=8" ]'
+
+# --- context tracking: only while the CPU is full dynticks ---------------
+# The context_tracking:user_enter event fires only on a CPU whose user mode
+# is tracked (an RCU extended quiescent state, vtime accounting).  CPU 1
+# has had SCHED_NOTICK threads above and must be back to normal.
+TR=/sys/kernel/tracing
+ct_events() {	# ct_events CMD...: user_enter events on CPU $CPU while CMD runs
+	echo 0 > $TR/tracing_on
+	echo > $TR/trace
+	echo 1 > $TR/events/context_tracking/user_enter/enable
+	echo 1 > $TR/tracing_on
+	"$@" > /dev/null 2>&1
+	echo 0 > $TR/tracing_on
+	echo 0 > $TR/events/context_tracking/user_enter/enable
+	grep -c 'user_enter:' $TR/per_cpu/cpu$CPU/trace
+}
+syscalls_on_cpu() {	# a SCHED_NORMAL task making system calls on CPU $CPU
+	taskset -c $CPU sh -c 'i=0; while [ $i -lt 300 ]; do i=$((i + 1)); read x < /proc/uptime; done'
+}
+if [ -d $TR/events/context_tracking/user_enter ]; then
+	c0=$(ct_events syscalls_on_cpu)
+	c1=$(ct_events "$NTT" spin $CPU 1 0)
+	c2=$(ct_events syscalls_on_cpu)
+	ktap_check "CPU $CPU not full dynticks: user mode not tracked ($c0 user_enter events)" \
+		'[ "$c0" = 0 ]'
+	ktap_check "SCHED_NOTICK thread on CPU $CPU: user mode tracked ($c1 user_enter events)" \
+		'[ "$c1" -gt 0 ]'
+	ktap_check "thread gone: user mode on CPU $CPU not tracked again ($c2 user_enter events)" \
+		'[ "$c2" = 0 ]'
+else
+	for t in "not full dynticks: user mode not tracked" "notick thread: user mode tracked" \
+		 "thread gone: not tracked again"; do
+		ktap_fail "context tracking: $t (no context_tracking:user_enter event)"
+	done
+fi
 
 # --- the tick: 10 s spin --------------------------------------------------
 # The soft lockup watchdog runs a 4 s hrtimer on every CPU in
