@@ -397,7 +397,7 @@ def main():
     print('[m]: mainline, the same kernel tree and configuration without the series.')
     ours, ref = summary.get('cfs', {}).get('syscall_ns'), summary.get('mainline-cfs', {}).get('syscall_ns')
     if ours and ref:
-        print('syscall ns: getppid(); CFS with the series / without: %.3f (context tracking on every CPU).'
+        print('syscall ns: median getppid() time; on CFS, with the series / without: %.3f.'
               % (ours / ref))
     if 'offsched' in summary and 'error' not in summary['offsched']:
         print('OFFSCHED: the CPU is offline with interrupts off for the loop (nothing to trace);')
@@ -407,7 +407,7 @@ def main():
     for sc in order:
         srcs = summary[sc].get('kernel_noise_by_source_us')
         if srcs:
-            top = sorted(srcs.items(), key=lambda kv: -kv[1])[:5]
+            top = sorted((kv for kv in srcs.items() if kv[1] >= 0.5), key=lambda kv: -kv[1])[:5]
             print('%-21s kernel noise by source (us, median): %s' % (
                 LABEL.get(sc, sc), ', '.join('%s %.0f' % kv for kv in top)))
 
