@@ -12,7 +12,7 @@
 #   mainline-cfs, mainline-fifo   cfs and fifo on mainline (boot 3): what
 #             the series costs a kernel that does not use it
 # Both kernels are built with the compare configuration (debugging off).
-# Every user-space scenario also times getppid() (sysc), after the probe.
+# Every user-space scenario also times getppid() (ftq --syscalls) after the probe.
 # Options (make variables or environment):
 #   DURATION=10 (s)  QUANTUM=1000 (us)  REPEATS=3  CPUS=2  CPU=1  GAP=2000 (ns)
 #   SCENARIOS=cfs,fifo,nohz,notick,offsched,mainline-cfs

@@ -17,6 +17,8 @@
  *   G <start_tsc> <end_tsc>    one gap in the loop above the threshold
  *   W <cycles>                 one FWQ repetition (cycles for fixed work)
  *   R key=value ...            rusage of the run
+ * With --syscalls N, only:
+ *   C <ns>                     ns per getppid() call, one line per batch
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +29,8 @@
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <x86intrin.h>
 
 #include <linux/offsched_ftq.h>
@@ -64,6 +68,7 @@ static void __attribute__((noreturn)) usage(FILE *out, int status)
 		"  -g, --gap-ns N       record loop gaps longer than N ns (default 2000)\n"
 		"  -w, --fwq-work N     FWQ work units per repetition (default 100000)\n"
 		"  -r, --fwq-reps N     FWQ repetitions after the FTQ run (default 1000)\n"
+		"  -s, --syscalls N     instead: time N batches of 50000 getppid() calls\n"
 		"  -h, --help           this text\n");
 	exit(status);
 }
@@ -94,6 +99,25 @@ static double tsc_hz_estimate(void)
 	return (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
 }
 
+/*
+ * The cost of a system call: batches of getppid(), the cheapest real one
+ * (entry, a trivial handler, exit), so that what differs between kernels
+ * is the entry and exit work, such as context tracking.
+ */
+static int syscall_cost(unsigned long batches)
+{
+	const unsigned long calls = 50000;
+
+	for (unsigned long b = 0; b < batches; b++) {
+		uint64_t t0 = mono_ns();
+
+		for (unsigned long i = 0; i < calls; i++)
+			syscall(SYS_getppid);
+		printf("C %.1f\n", (double)(mono_ns() - t0) / (double)calls);
+	}
+	return EXIT_SUCCESS;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -102,11 +126,12 @@ int main(int argc, char **argv)
 		{ "gap-ns", required_argument, NULL, 'g' },
 		{ "fwq-work", required_argument, NULL, 'w' },
 		{ "fwq-reps", required_argument, NULL, 'r' },
+		{ "syscalls", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned long quantum_us = 1000, samples = 10000, gap_ns = 2000;
-	unsigned long fwq_work = 100000, fwq_reps = 1000;
+	unsigned long fwq_work = 100000, fwq_reps = 1000, sys_batches = 0;
 	struct ftq_probe p = { .raw = tsc };
 	struct ftq_run run = { 0 };
 	struct rusage ru;
@@ -114,19 +139,22 @@ int main(int argc, char **argv)
 	double hz;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "q:n:g:w:r:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "q:n:g:w:r:s:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q': quantum_us = parse_num(optarg, "quantum"); break;
 		case 'n': samples = parse_num(optarg, "sample count"); break;
 		case 'g': gap_ns = parse_num(optarg, "gap threshold"); break;
 		case 'w': fwq_work = parse_num(optarg, "FWQ work"); break;
 		case 'r': fwq_reps = parse_num(optarg, "FWQ repetitions"); break;
+		case 's': sys_batches = parse_num(optarg, "batch count"); break;
 		case 'h': usage(stdout, EXIT_SUCCESS);
 		default: usage(stderr, EXIT_FAILURE);
 		}
 	}
 	if (optind != argc || samples > UINT32_MAX)
 		usage(stderr, EXIT_FAILURE);
+	if (sys_batches)
+		return syscall_cost(sys_batches);
 
 	hz = tsc_hz_estimate();
 	run.quantum = (uint64_t)((double)quantum_us * hz / 1e6);

@@ -63,7 +63,7 @@ run_user() {
 	echo 0 > $T/tracing_on
 	# The price of a system call on this kernel, launched the same way
 	# (after the trace, so that it does not disturb the counts above).
-	"$@" ./sysc > /tmp/sysc.out 2>&1
+	"$@" ./ftq --syscalls 9 > /tmp/sysc.out 2>&1
 	{
 		cat /tmp/snap
 		snapshot after
