@@ -17,7 +17,8 @@
  *	A child becomes SCHED_NOTICK on CPU and spins in user space; the
  *	parent (on CPU 0) waits 100 ms, counts CPU's LOC interrupts over
  *	SECONDS while forcing GPS synchronize_rcu() calls, stops the child
- *	and prints what both saw as key=value lines.
+ *	and prints what both saw as key=value lines, with the LOC count of
+ *	the first 100 ms (fork, admission, first return to user space).
  *   ntt normal-spin CPU SECONDS
  *	The same with a SCHED_NORMAL spinner and no grace periods: the
  *	control run, which must see local timer interrupts.
@@ -438,12 +439,13 @@ static int force_grace_period(void)
 static int cmd_spin(int cpu, double seconds, int gps)
 {
 	struct shared *sh = shared_map();
-	long long loc0, loc1;
+	long long locs, loc0, loc1;
 	int done = 0, tried = 0;
 	pid_t pid;
 	double t;
 
 	bind_cpu(0);
+	locs = loc_count(cpu);
 	pid = start_spinner(sh, cpu);
 	sleep_s(0.1);
 	loc0 = loc_count(cpu);
@@ -457,6 +459,7 @@ static int cmd_spin(int cpu, double seconds, int gps)
 	loc1 = loc_count(cpu);
 	printf("loc_before=%lld\nloc_after=%lld\nloc_delta=%lld\n", loc0, loc1,
 	       loc1 - loc0);
+	printf("loc_first_100ms=%lld\n", loc0 - locs);
 	printf("grace_periods=%d\n", done);
 	printf("loops_in_window=%llu\n", (unsigned long long)sh->loops);
 	sh->stop = 1;
