@@ -19,6 +19,11 @@
  *	SECONDS while forcing GPS synchronize_rcu() calls, stops the child
  *	and prints what both saw as key=value lines, with the LOC count of
  *	the first 100 ms (fork, admission, first return to user space).
+ *   ntt spin-files CPU SECONDS NFILES
+ *	Like spin without grace periods, but the child creates and unlinks
+ *	NFILES files in /tmp once admitted (RCU callbacks queued on CPU),
+ *	and the parent writes "ntt: spin ends" to the trace marker before
+ *	it stops the child.
  *   ntt normal-spin CPU SECONDS
  *	The same with a SCHED_NORMAL spinner and no grace periods: the
  *	control run, which must see local timer interrupts.
@@ -43,6 +48,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -359,6 +365,36 @@ static double stat_cputime(void)
 
 /* 0 for the control runs: the spinner stays SCHED_NORMAL */
 static int spinner_notick = 1;
+/* Files the spinner creates and unlinks once admitted (RCU callbacks) */
+static int spinner_files;
+
+/* Create and unlink n files in /tmp: each unlinked dentry is freed by RCU. */
+static void churn_files(int n)
+{
+	char path[64];
+	int i, fd;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/tmp/ntt-rcu-%d", i);
+		fd = open(path, O_CREAT | O_WRONLY, 0600);
+		if (fd >= 0)
+			close(fd);
+		unlink(path);
+	}
+}
+
+/* Write a line to the trace buffer, if tracing is there. */
+static void trace_mark(const char *text)
+{
+	int fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
+
+	if (fd < 0)
+		return;
+	if (write(fd, text, strlen(text)) < 0) {
+		/* best effort: the check that reads it fails without it */
+	}
+	close(fd);
+}
 
 static pid_t start_spinner(struct shared *sh, int cpu)
 {
@@ -378,6 +414,7 @@ static pid_t start_spinner(struct shared *sh, int cpu)
 			sh->admitted = -err;
 			_exit(1);
 		}
+		churn_files(spinner_files);
 		t0 = now_s();
 		sh->admitted = 1;
 		while (!sh->stop) {
@@ -457,6 +494,7 @@ static int cmd_spin(int cpu, double seconds, int gps)
 		}
 	}
 	loc1 = loc_count(cpu);
+	trace_mark("ntt: spin ends");
 	printf("loc_before=%lld\nloc_after=%lld\nloc_delta=%lld\n", loc0, loc1,
 	       loc1 - loc0);
 	printf("loc_first_100ms=%lld\n", loc0 - locs);
@@ -826,6 +864,10 @@ int main(int argc, char **argv)
 		return cmd_affinity(atoi(argv[2]));
 	if (!strcmp(argv[1], "normal-spin") && argc == 4) {
 		spinner_notick = 0;
+		return cmd_spin(atoi(argv[2]), atof(argv[3]), 0);
+	}
+	if (!strcmp(argv[1], "spin-files") && argc == 5) {
+		spinner_files = atoi(argv[4]);
 		return cmd_spin(atoi(argv[2]), atof(argv[3]), 0);
 	}
 	if (!strcmp(argv[1], "spin") && argc == 5)

@@ -14,7 +14,7 @@ GRACE=/proc/sys/kernel/sched_notick_grace_us
 T=/tmp/notick-test
 mkdir -p $T
 
-ktap_plan 50
+ktap_plan 52
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
 # kv FILE KEY: value of KEY=value in FILE
@@ -137,6 +137,42 @@ else
 	for t in "not full dynticks: user mode not tracked" "notick thread: user mode tracked" \
 		 "thread gone: not tracked again"; do
 		ktap_fail "context tracking: $t (no context_tracking:user_enter event)"
+	done
+fi
+
+# --- RCU callbacks queued on the CPU by the thread ------------------------
+# A CPU made full dynticks at run time invokes its own RCU callbacks.  The
+# thread unlinks 100 files once admitted: each dentry is freed by an RCU
+# callback (__d_free) queued on CPU $CPU, which must invoke them all
+# before the end of a 3 s spin, with its tick stopped or not.  (Trace
+# pointers are hashed, so callbacks are counted, not matched.)
+if [ -d $TR/events/rcu/rcu_callback ]; then
+	echo 0 > $TR/tracing_on
+	echo > $TR/trace
+	echo 1 > $TR/events/rcu/rcu_callback/enable
+	echo 1 > $TR/events/rcu/rcu_invoke_callback/enable
+	echo 1 > $TR/tracing_on
+	"$NTT" spin-files $CPU 3 100 > $T/cbs 2>&1
+	echo 0 > $TR/tracing_on
+	echo 0 > $TR/events/rcu/rcu_callback/enable
+	echo 0 > $TR/events/rcu/rcu_invoke_callback/enable
+	dump $T/cbs
+	awk -v cpu="$(printf '[%03d]' $CPU)" '
+	/tracing_mark_write: ntt: spin ends/ { end = 1; exit }
+	!index($0, cpu) || !/func=__d_free[ \t]*/ { next }
+	/ rcu_callback: / { q++ }
+	/ rcu_invoke_callback: / { i++ }
+	END { printf "queued=%d\ninvoked=%d\nend=%d\n", q, i, end }
+	' $TR/trace > $T/cbcount
+	dump $T/cbcount
+	ktap_check "RCU: the thread queued __d_free callbacks on CPU $CPU ($(kv $T/cbcount queued)) and spun there" \
+		'[ "$(kv $T/cbcount queued)" -ge 100 ] && [ "$(kv $T/cbcount end)" = 1 ] && [ "$(kv $T/cbs cpu_seen)" = $CPU ]'
+	ktap_check "RCU: CPU $CPU invoked them while the thread spun ($(kv $T/cbcount invoked) of $(kv $T/cbcount queued))" \
+		'[ "$(kv $T/cbcount invoked)" -ge "$(kv $T/cbcount queued)" ]'
+	ktap_note "LOC on CPU $CPU in the first 100 ms: $(kv $T/cbs loc_first_100ms), over the next 3 s: $(kv $T/cbs loc_delta)"
+else
+	for t in "callbacks queued" "all invoked"; do
+		ktap_fail "RCU: $t (no rcu:rcu_callback event: CONFIG_RCU_TRACE off?)"
 	done
 fi
 
