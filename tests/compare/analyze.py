@@ -89,15 +89,20 @@ def split_sections(path):
                 run[sec].append(line)
 
 
-def intervals_from_trace(lines, cpu, pid):
-    """Kernel activity on the CPU: list of (start, end, source), points."""
-    ivs, points, open_, irq_names = [], [], {}, {}
-    switched_out = None
+def parse_trace(lines, cpu):
+    """The CPU's trace events, parsed once: [(ts, event, args, source)].
+
+    source names the interrupt, vector or softirq of an _entry/_exit event
+    (an IRQ handler's exit carries only its number: the name comes from its
+    entry), None for other events.
+    """
+    events, irq_names = [], {}
     for line in lines:
         m = TRACE_RE.match(line)
         if not m or int(m.group(3)) != cpu:
             continue
         ts, ev, args = int(m.group(4)), m.group(5), m.group(6)
+        src = None
         if ev.endswith('_entry') or ev.endswith('_exit'):
             base = ev.rsplit('_', 1)[0]
             if base == 'irq_handler':
@@ -105,16 +110,26 @@ def intervals_from_trace(lines, cpu, pid):
                 if ev.endswith('_entry'):
                     name = re.search(r'name=(\S+)', args)
                     irq_names[irq] = 'IRQ ' + (name.group(1) if name else irq)
-                key = irq_names.get(irq, 'IRQ ' + irq)
+                src = irq_names.get(irq, 'IRQ ' + irq)
             elif base == 'softirq':
                 a = re.search(r'action=(\w+)', args)
-                key = 'softirq ' + (a.group(1) if a else '?')
+                src = 'softirq ' + (a.group(1) if a else '?')
             else:
-                key = VECTOR_NAMES.get(base, base)
+                src = VECTOR_NAMES.get(base, base)
+        events.append((ts, ev, args, src))
+    return events
+
+
+def intervals_from_trace(events, pid):
+    """Kernel activity on the CPU: list of (start, end, source), points."""
+    ivs, points, open_ = [], [], {}
+    switched_out = None
+    for ts, ev, args, src in events:
+        if src is not None:
             if ev.endswith('_entry'):
-                open_[key] = ts
-            elif key in open_:
-                ivs.append((open_.pop(key), ts, key))
+                open_[src] = ts
+            elif src in open_:
+                ivs.append((open_.pop(src), ts, src))
         elif ev == 'sched_switch':
             prev = re.search(r'prev_pid=(\d+)', args)
             nxt = re.search(r'next_comm=(.+?) next_pid=(\d+)', args)
@@ -129,14 +144,12 @@ def intervals_from_trace(lines, cpu, pid):
     return ivs, points
 
 
-def process_window(lines, cpu, pid):
+def process_window(events, pid):
     """(first switch of pid onto the CPU, its exit or last switch off it)."""
     t_in = t_out = None
-    for line in lines:
-        m = TRACE_RE.match(line)
-        if not m or int(m.group(3)) != cpu or m.group(5) != 'sched_switch':
+    for ts, ev, args, _ in events:
+        if ev != 'sched_switch':
             continue
-        ts, args = int(m.group(4)), m.group(6)
         if t_in is None and re.search(r'next_pid=%d\b' % pid, args):
             t_in = ts
         elif t_in is not None and re.search(r'prev_pid=%d\b' % pid, args):
@@ -144,26 +157,13 @@ def process_window(lines, cpu, pid):
     return t_in, t_out
 
 
-def count_entries(lines, cpu, t0=None, t1=None):
+def count_entries(events, t0, t1):
     """Interrupt and softirq entries on the CPU, by source, within [t0, t1]."""
     counts = {}
-    for line in lines:
-        m = TRACE_RE.match(line)
-        if not m or int(m.group(3)) != cpu or not m.group(5).endswith('_entry'):
-            continue
-        ts, ev, args = int(m.group(4)), m.group(5), m.group(6)
-        if (t0 is not None and ts < t0) or (t1 is not None and ts > t1):
-            continue
-        base = ev[:-len('_entry')]
-        if base == 'softirq':
-            a = re.search(r'action=(\w+)', args)
-            key = 'softirq ' + (a.group(1) if a else '?')
-        elif base == 'irq_handler':
-            a = re.search(r'name=(\S+)', args)
-            key = 'IRQ ' + (a.group(1) if a else '?')
-        else:
-            key = VECTOR_NAMES.get(base, base)
-        counts[key] = counts.get(key, 0) + 1
+    for ts, ev, _, src in events:
+        if src is not None and ev.endswith('_entry') and \
+           (t0 is None or ts >= t0) and (t1 is None or ts <= t1):
+            counts[src] = counts.get(src, 0) + 1
     return counts
 
 
@@ -254,28 +254,24 @@ def analyse_run(sc, run, cpu):
         res['fwq_cycles'] = statistics.median(fwq)
     if 'nvcsw' in params:
         res['ctxsw'] = int(params['nvcsw']) + int(params['nivcsw'])
-    trace = run.get('trace', [])
-    pid = None
-    for line in trace:
-        m = re.search(r'prev_comm=ftq prev_pid=(\d+)', line) or re.search(r'next_comm=ftq next_pid=(\d+)', line)
-        if m:
-            pid = int(m.group(1))
-            break
-    if trace and 'start_tsc' in params and pid is not None:
+    events = parse_trace(run.get('trace', []), cpu)
+    pid = next((int(m.group(1)) for _, ev, args, _ in events if ev == 'sched_switch'
+                for m in [re.search(r'(?:prev_comm=ftq prev|next_comm=ftq next)_pid=(\d+)', args)]
+                if m), None)
+    if events and 'start_tsc' in params and pid is not None:
         # Counted from the trace, the same way for every user-space
         # scenario: over the whole life of the probe's process on the CPU
         # (the launcher execs the probe, so it is one pid: from its first
         # switch onto the CPU to its exit) and over the FTQ loop alone.
         t0, t1 = int(params['start_tsc']), int(params['end_tsc'])
-        life = process_window(trace, cpu, pid)
-        whole = count_entries(trace, cpu, *life)
-        loop = count_entries(trace, cpu, t0, t1)
+        whole = count_entries(events, *process_window(events, pid))
+        loop = count_entries(events, t0, t1)
         res['loc_run'] = whole.get('timer tick', 0)
         res['loc_loop'] = loop.pop('timer tick', 0)
         res['irqs_loop'] = {k: v for k, v in loop.items() if not k.startswith('softirq')}
         res['softirqs_loop'] = {k: v for k, v in loop.items() if k.startswith('softirq')}
     if gaps and hz:
-        ivs, points = intervals_from_trace(run.get('trace', []), cpu, pid)
+        ivs, points = intervals_from_trace(events, pid)
         kernel, worst, unatt, per_src = attribute(gaps, ivs, points)
         us = 1e6 / hz
         res['kernel_noise_us'] = kernel * us
