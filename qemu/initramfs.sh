@@ -54,7 +54,7 @@ for d in "${suites[@]}"; do
 		case "$f" in
 		*.c) gcc $CFLAGS -o "$root/tests/$s/$(basename "$f" .c)" "$f" ||
 			die "cannot compile ${f#"$TOP"/}" ;;
-		*.h|*/timeout) ;;
+		*.h|*/timeout|*/cmdline) ;;
 		*) cp "$f" "$root/tests/$s/" ;;
 		esac
 	done

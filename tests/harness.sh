@@ -3,7 +3,9 @@
 # Run the in-guest test suites (one QEMU boot each) and the host-side unit
 # tests; print one line per test and a last line "N passed, N failed".
 #   tests/harness.sh [-f FLAVOUR] [SUITE...]
-# Guest suites are the directories tests/guest/<suite>/ that have a run.sh.
+# Guest suites are the directories tests/guest/<suite>/ that have a run.sh;
+# optional files there: timeout (seconds, default 300) and cmdline (extra
+# kernel arguments for the suite's boot).
 # A suite's boot fails when the guest panics, hangs past its time limit,
 # stops before the end of its plan, or logs a kernel warning; its console
 # log is kept in build/test/<suite>/console.log.
@@ -88,9 +90,12 @@ parse_kunit() {
 run_guest_suite() {
 	local s=$1 out=$BUILD/test/$s limit=300 rc
 	[ -f "$TOP/tests/guest/$s/run.sh" ] || { result FAIL "$s: no such suite"; return; }
+	local args=()
 	[ -f "$TOP/tests/guest/$s/timeout" ] && limit=$(cat "$TOP/tests/guest/$s/timeout")
-	say "suite $s: booting ($flavour kernel, limit ${limit}s)"
-	"$TOP/qemu/boot.sh" -f "$flavour" -s "$s" -o "$out" -t "$limit"
+	# cmdline: extra kernel arguments for this suite's boot, if any
+	[ -f "$TOP/tests/guest/$s/cmdline" ] && read -ra args < "$TOP/tests/guest/$s/cmdline"
+	say "suite $s: booting ($flavour kernel${args[*]:+, ${args[*]}}, limit ${limit}s)"
+	"$TOP/qemu/boot.sh" -f "$flavour" -s "$s" -o "$out" -t "$limit" -- "${args[@]}"
 	rc=$?
 	tr -d '\r' < "$out/ktap.log" > "$out/ktap.txt" 2>/dev/null || : > "$out/ktap.txt"
 	parse_ktap "$s" < "$out/ktap.txt"
