@@ -25,8 +25,9 @@
  *	and the parent writes "ntt: spin ends" to the trace marker before
  *	it stops the child.
  *   ntt normal-spin CPU SECONDS
- *	The same with a SCHED_NORMAL spinner and no grace periods: the
- *	control run, which must see local timer interrupts.
+ *	The same with a SCHED_NORMAL spinner and 2 grace periods: the
+ *	control run, which must see local timer interrupts (and times
+ *	synchronize_rcu() beside an ordinary task: gp_max_ms).
  *   ntt contend CPU
  *	A child spins as SCHED_NOTICK on CPU; a second child (SCHED_NORMAL)
  *	moves to CPU, marks that it ran and exits. Prints whether it ran
@@ -479,7 +480,7 @@ static int cmd_spin(int cpu, double seconds, int gps)
 	long long locs, loc0, loc1;
 	int done = 0, tried = 0;
 	pid_t pid;
-	double t;
+	double t, gp_max = 0;
 
 	bind_cpu(0);
 	locs = loc_count(cpu);
@@ -489,8 +490,12 @@ static int cmd_spin(int cpu, double seconds, int gps)
 	for (t = 0; t < seconds; t += 1.0) {
 		sleep_s(1.0);
 		while (tried < gps * (t + 1) / seconds) {
+			double g0 = now_s();
+
 			tried++;
 			done += force_grace_period();
+			if (now_s() - g0 > gp_max)
+				gp_max = now_s() - g0;
 		}
 	}
 	loc1 = loc_count(cpu);
@@ -498,7 +503,7 @@ static int cmd_spin(int cpu, double seconds, int gps)
 	printf("loc_before=%lld\nloc_after=%lld\nloc_delta=%lld\n", loc0, loc1,
 	       loc1 - loc0);
 	printf("loc_first_100ms=%lld\n", loc0 - locs);
-	printf("grace_periods=%d\n", done);
+	printf("grace_periods=%d\ngp_max_ms=%.1f\n", done, gp_max * 1e3);
 	printf("loops_in_window=%llu\n", (unsigned long long)sh->loops);
 	sh->stop = 1;
 	waitpid(pid, NULL, 0);
@@ -551,10 +556,9 @@ static int cmd_contend(int cpu)
 	printf("spinner_progress_after=%d\ncontender_delay_ms=%.1f\n",
 	       sh->loops > loops_after, delay * 1e3);
 	/*
-	 * Alone again: the tick must stop again, once RCU callbacks queued
-	 * on the CPU by the contender's exit have run (the CPU keeps its
-	 * tick while it has callbacks: it is not an rcu_nocbs CPU), and
-	 * stay stopped.
+	 * Alone again: the tick must stop again (on a CPU that invokes its
+	 * own RCU callbacks, once those queued by the contender's exit have
+	 * run), and stay stopped.
 	 */
 	t0 = now_s();
 	for (i = 0; i < 3000 && !tick_stopped(cpu); i++)
@@ -570,6 +574,7 @@ static int cmd_contend(int cpu)
 	if (!sh->contender_ran)
 		kill(contender, SIGKILL);
 	waitpid(contender, NULL, 0);
+	printf("spinner_pid=%d\n", spinner);
 	return 0;
 }
 
@@ -864,7 +869,7 @@ int main(int argc, char **argv)
 		return cmd_affinity(atoi(argv[2]));
 	if (!strcmp(argv[1], "normal-spin") && argc == 4) {
 		spinner_notick = 0;
-		return cmd_spin(atoi(argv[2]), atof(argv[3]), 0);
+		return cmd_spin(atoi(argv[2]), atof(argv[3]), 2);
 	}
 	if (!strcmp(argv[1], "spin-files") && argc == 5) {
 		spinner_files = atoi(argv[4]);

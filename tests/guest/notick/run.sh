@@ -14,7 +14,7 @@ GRACE=/proc/sys/kernel/sched_notick_grace_us
 T=/tmp/notick-test
 mkdir -p $T
 
-ktap_plan 52
+ktap_plan 55
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
 # kv FILE KEY: value of KEY=value in FILE
@@ -224,6 +224,7 @@ ktap_check "10 s spin: 0 local timer interrupts on CPU $CPU after 100 ms" \
 	'[ "$(kv $T/spin10 loc_delta)" = 0 ] && [ "$(kv $T/spin10 loc_before)" -ge 0 ]'
 ktap_check "10 s spin: the spinner ran on CPU $CPU and made progress" \
 	'[ "$(kv $T/spin10 cpu_seen)" = $CPU ] && [ "$(kv $T/spin10 loops_in_window)" -gt 0 ]'
+ktap_note "longest synchronize_rcu(): $(kv $T/spin10 gp_max_ms) ms beside the notick thread, $(kv $T/control gp_max_ms) ms beside a SCHED_NORMAL spinner (timing, not a criterion)"
 ktap_check "10 s spin: 8 synchronize_rcu() from CPU 0 completed meanwhile" \
 	'[ "$(kv $T/spin10 grace_periods)" = 8 ]'
 w=$(kv $T/spin10 wall_ms); ru=$(kv $T/spin10 rusage_ms); st=$(kv $T/spin10 stat_ms)
@@ -266,9 +267,29 @@ ktap_check "PI: deboosted owner tickless again ($(kv $T/pi after_loc_delta) LOC 
 	'[ "$(kv $T/pi after_tick_stopped)" = 1 ] && [ "$(kv $T/pi after_loc_delta)" = 0 ]'
 
 # --- another task on the CPU: grace and yield -----------------------------
-y0=$(cat $SYS/yields); r0=$(cat $SYS/tick_restarts)
+# Traced meanwhile: sched:sched_notick_admit, sched:sched_notick_yield and
+# timer:tick_dyn, whose counts must match the sysfs counters exactly.
+EVS="sched/sched_notick_admit sched/sched_notick_yield timer/tick_dyn"
+echo 0 > $TR/tracing_on
+echo > $TR/trace
+for e in $EVS; do echo 1 > $TR/events/$e/enable; done
+y0=$(cat $SYS/yields); r0=$(cat $SYS/tick_restarts); s0=$(cat $SYS/tick_stops)
+echo 1 > $TR/tracing_on
 "$NTT" contend $CPU > $T/contend 2>&1
+echo 0 > $TR/tracing_on
+y1=$(cat $SYS/yields); r1=$(cat $SYS/tick_restarts); s1=$(cat $SYS/tick_stops)
+for e in $EVS; do echo 0 > $TR/events/$e/enable; done
 dump $T/contend
+awk -v pid="$(kv $T/contend spinner_pid)" -v cpu=$CPU '
+/ sched_notick_admit: / && index($0, "pid=" pid " cpu=" cpu " ") {
+	if (/ admitted$/) a++; else if (/ released$/) r++ }
+/ sched_notick_yield: / && index($0, " cpu=" cpu " ") {
+	if (/ yield$/) y++; else if (/ resume$/) u++ }
+/ tick_dyn: / && index($0, " cpu=" cpu " ") {
+	if (/ tick=stopped$/) s++; else if (/ tick=running$/) t++ }
+END { printf "admitted=%d\nreleased=%d\nyield=%d\nresume=%d\nstopped=%d\nrestarted=%d\n",
+	a, r, y, u, s, t }' $TR/trace > $T/events
+dump $T/events
 ktap_check "default grace: a SCHED_NORMAL task ran on CPU $CPU while the thread spun" \
 	'[ "$(kv $T/contend contender_ran)" = 1 ] && [ "$(kv $T/contend spinner_was_spinning)" = 1 ]'
 ktap_note "contender waited $(kv $T/contend contender_delay_ms) ms (grace $(cat $GRACE) us)"
@@ -276,9 +297,15 @@ ktap_check "the spinner resumed after the task left" \
 	'[ "$(kv $T/contend spinner_progress_after)" = 1 ]'
 ktap_check "alone again: the tick stops again (after $(kv $T/contend stop_again_ms) ms) and 0 LOC over 2 s ($(kv $T/contend loc_delta_after))" \
 	'[ "$(kv $T/contend tick_stopped_again)" = 1 ] && [ "$(kv $T/contend loc_delta_after)" = 0 ]'
-y1=$(cat $SYS/yields); r1=$(cat $SYS/tick_restarts)
 ktap_check "yields counter advanced ($y0 -> $y1)" '[ "$y1" -gt "$y0" ]'
 ktap_check "tick_restarts counter advanced ($r0 -> $r1)" '[ "$r1" -gt "$r0" ]'
+ktap_check "trace: sched_notick_admit: the spinner admitted on CPU $CPU, then released ($(kv $T/events admitted), $(kv $T/events released))" \
+	'[ "$(kv $T/events admitted)" = 1 ] && [ "$(kv $T/events released)" = 1 ]'
+ktap_check "trace: sched_notick_yield: $(kv $T/events yield) yield = yields counter delta $((y1 - y0)), $(kv $T/events resume) resume" \
+	'[ "$(kv $T/events yield)" = $((y1 - y0)) ] && [ "$(kv $T/events resume)" -ge 1 ]'
+ktap_check "trace: tick_dyn: $(kv $T/events stopped) stopped, $(kv $T/events restarted) running = counter deltas $((s1 - s0)), $((r1 - r0))" \
+	'[ "$(kv $T/events stopped)" = $((s1 - s0)) ] && [ "$(kv $T/events restarted)" = $((r1 - r0)) ] &&
+	 [ "$(kv $T/events stopped)" -ge 2 ]'
 
 echo -1 > $GRACE
 "$NTT" wait-contender $CPU 3 > $T/never 2>&1
@@ -300,7 +327,7 @@ ktap_check "sysctl rejects -2 and garbage, value unchanged ($v1, $v2)" \
 dump $T/spin60
 ktap_check "60 s spin: 20 synchronize_rcu() completed" \
 	'[ "$(kv $T/spin60 grace_periods)" = 20 ]'
-ktap_note "LOC on CPU $CPU over 60 s of spinning: $(kv $T/spin60 loc_delta)"
+ktap_note "LOC on CPU $CPU over 60 s of spinning: $(kv $T/spin60 loc_delta); longest synchronize_rcu(): $(kv $T/spin60 gp_max_ms) ms"
 ktap_check "60 s spin: 0 local timer interrupts on CPU $CPU" \
 	'[ "$(kv $T/spin60 loc_delta)" = 0 ]'
 dmesg > $T/dmesg
