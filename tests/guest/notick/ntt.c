@@ -99,6 +99,16 @@ static void die(const char *what)
 	exit(2);
 }
 
+/* fork(), or exit with a message */
+static pid_t xfork(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	return pid;
+}
+
 static int set_notick(int prio, int use_setscheduler)
 {
 	struct nt_sched_attr attr;
@@ -197,9 +207,7 @@ static int cmd_fork(int cpu)
 	become_notick(cpu);
 	if (pipe(pipefd))
 		die("pipe");
-	pid = fork();
-	if (pid < 0)
-		die("fork");
+	pid = xfork();
 	if (pid == 0) {
 		int pol = sched_getscheduler(0);
 
@@ -322,6 +330,15 @@ static void sleep_s(double s)
 		;
 }
 
+/* LOC interrupts of cpu over the next seconds */
+static long long loc_over(int cpu, double seconds)
+{
+	long long loc0 = loc_count(cpu);
+
+	sleep_s(seconds);
+	return loc_count(cpu) - loc0;
+}
+
 /* Shared between the parent and its children */
 struct shared {
 	volatile int stop;
@@ -399,10 +416,8 @@ static void trace_mark(const char *text)
 
 static pid_t start_spinner(struct shared *sh, int cpu)
 {
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
-	if (pid < 0)
-		die("fork");
 	if (pid == 0) {
 		struct rusage ru;
 		uint64_t n = 0;
@@ -458,10 +473,8 @@ static int force_grace_period(void)
 {
 	pthread_t thr;
 	int status;
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
-	if (pid < 0)
-		die("fork");
 	if (pid == 0) {
 		if (pthread_create(&thr, NULL, idle_thread, NULL))
 			_exit(1);
@@ -515,10 +528,8 @@ static int cmd_spin(int cpu, double seconds, int gps)
 
 static pid_t start_contender(struct shared *sh, int cpu)
 {
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
-	if (pid < 0)
-		die("fork");
 	if (pid == 0) {
 		/* Returns once this task runs on cpu */
 		bind_cpu(cpu);
@@ -532,7 +543,6 @@ static pid_t start_contender(struct shared *sh, int cpu)
 static int cmd_contend(int cpu)
 {
 	struct shared *sh = shared_map();
-	long long loc0, loc1;
 	uint64_t loops_after;
 	pid_t spinner, contender;
 	double t0, delay;
@@ -565,10 +575,7 @@ static int cmd_contend(int cpu)
 		sleep_s(0.01);
 	printf("tick_stopped_again=%d\nstop_again_ms=%.0f\n",
 	       tick_stopped(cpu), (now_s() - t0) * 1e3);
-	loc0 = loc_count(cpu);
-	sleep_s(2.0);
-	loc1 = loc_count(cpu);
-	printf("loc_delta_after=%lld\n", loc1 - loc0);
+	printf("loc_delta_after=%lld\n", loc_over(cpu, 2.0));
 	sh->stop = 1;
 	waitpid(spinner, NULL, 0);
 	if (!sh->contender_ran)
@@ -585,7 +592,7 @@ static int cmd_contend(int cpu)
 static int cmd_block(int cpu)
 {
 	struct shared *sh = shared_map();
-	long long loc0, loc1, idle0, idle1;
+	long long idle0, idle1;
 	int pipefd[2], i;
 	pid_t pid;
 	char c = 'x';
@@ -593,9 +600,7 @@ static int cmd_block(int cpu)
 	bind_cpu(0);
 	if (pipe(pipefd))
 		die("pipe");
-	pid = fork();
-	if (pid < 0)
-		die("fork");
+	pid = xfork();
 	if (pid == 0) {
 		uint64_t n = 0;
 
@@ -628,10 +633,7 @@ static int cmd_block(int cpu)
 		sleep_s(0.01);
 	printf("resumed=%d\n", sh->contender_ran);
 	sleep_s(0.5);
-	loc0 = loc_count(cpu);
-	sleep_s(2.0);
-	loc1 = loc_count(cpu);
-	printf("loc_delta_resumed=%lld\n", loc1 - loc0);
+	printf("loc_delta_resumed=%lld\n", loc_over(cpu, 2.0));
 	sh->stop = 2;
 	waitpid(pid, NULL, 0);
 	return 0;
@@ -786,7 +788,6 @@ static void pi_round(struct pi_state *st, int policy, const char *tag,
 {
 	struct pi_waiter w = { .st = st, .policy = policy };
 	int rounds = st->rounds;
-	long long loc0;
 	pthread_t thr;
 
 	if (pthread_create(&thr, NULL, pi_wait, &w))
@@ -803,9 +804,7 @@ static void pi_round(struct pi_state *st, int policy, const char *tag,
 	printf("%s_prio=%ld\n%s_policy=%d\n", tag, task_prio(st->owner), tag,
 	       task_policy(st->owner));
 	if (count_loc) {
-		loc0 = loc_count(st->cpu);
-		sleep_s(1.0);
-		printf("%s_loc_delta=%lld\n", tag, loc_count(st->cpu) - loc0);
+		printf("%s_loc_delta=%lld\n", tag, loc_over(st->cpu, 1.0));
 	}
 	st->release = 1;
 	pthread_join(thr, NULL);
@@ -819,7 +818,6 @@ static int cmd_pi(int cpu)
 	struct pi_state st = { .cpu = cpu };
 	pthread_mutexattr_t ma;
 	pthread_t owner;
-	long long loc0;
 
 	bind_cpu(0);
 	pthread_mutexattr_init(&ma);
@@ -846,9 +844,7 @@ static int cmd_pi(int cpu)
 	       task_policy(st.owner));
 	printf("after_owner_is_sysfs_pid=%d\n", sysfs_pid(cpu) == st.owner);
 	printf("after_tick_stopped=%d\n", tick_stopped(cpu));
-	loc0 = loc_count(cpu);
-	sleep_s(1.0);
-	printf("after_loc_delta=%lld\n", loc_count(cpu) - loc0);
+	printf("after_loc_delta=%lld\n", loc_over(cpu, 1.0));
 	st.stop = 1;
 	pthread_join(owner, NULL);
 	return 0;
