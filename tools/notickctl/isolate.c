@@ -319,6 +319,27 @@ static int *list_irqs(size_t *n)
 	return v;
 }
 
+/*
+ * Read the /proc setting @path into *@old. Returns 0, with *@old NULL when
+ * the file does not exist (nothing to change), or an exit code after a
+ * warning.
+ */
+static int read_setting(const char *path, char **old)
+{
+	*old = read_proc(path);
+	if (*old || errno == ENOENT)
+		return 0;
+	warn("cannot read %s", path);
+	return is_perm(errno) ? NT_EXIT_PERM : NT_EXIT_FAILURE;
+}
+
+/* Warn that @old, read from @path, does not parse; returns the exit code. */
+static int bad_setting(const char *path, const char *old)
+{
+	warnx("cannot parse %s: '%.*s'", path, (int)strcspn(old, "\n"), old);
+	return NT_EXIT_FAILURE;
+}
+
 struct sets {
 	cpu_set_t *cur, *want, *online;
 };
@@ -347,17 +368,11 @@ static int isolate_watchdog(int cpu, struct nt_journal *j, struct sets *s)
 	char *old;
 	int e, rc = 0;
 
-	old = read_proc(WATCHDOG_MASK);
-	if (!old) {
-		if (errno == ENOENT)
-			return 0;	/* no lockup detector: nothing to do */
-		warn("cannot read %s", WATCHDOG_MASK);
-		return is_perm(errno) ? NT_EXIT_PERM : NT_EXIT_FAILURE;
-	}
+	rc = read_setting(WATCHDOG_MASK, &old);
+	if (rc || !old)
+		return rc;	/* !old: no lockup detector, nothing to do */
 	if (cpulist_parse(old, s->cur)) {
-		warnx("cannot parse %s: '%.*s'", WATCHDOG_MASK,
-		      (int)strcspn(old, "\n"), old);
-		rc = NT_EXIT_FAILURE;
+		rc = bad_setting(WATCHDOG_MASK, old);
 	} else if (CPU_ISSET_S((size_t)cpu, cpuset_size(), s->cur)) {
 		CPU_CLR_S((size_t)cpu, cpuset_size(), s->cur);
 		cpulist_format(s->cur, list, sizeof(list) - 1);
@@ -376,17 +391,11 @@ static int isolate_default(int cpu, struct nt_journal *j, struct sets *s)
 	char *old;
 	int e, rc = 0;
 
-	old = read_proc(DEFAULT_AFF);
-	if (!old) {
-		if (errno == ENOENT)
-			return 0;	/* no /proc/irq (!SMP): nothing to do */
-		warn("cannot read %s", DEFAULT_AFF);
-		return is_perm(errno) ? NT_EXIT_PERM : NT_EXIT_FAILURE;
-	}
+	rc = read_setting(DEFAULT_AFF, &old);
+	if (rc || !old)
+		return rc;	/* !old: no /proc/irq (!SMP), nothing to do */
 	if (nt_mask_parse(old, s->cur)) {
-		warnx("cannot parse %s: '%.*s'", DEFAULT_AFF,
-		      (int)strcspn(old, "\n"), old);
-		rc = NT_EXIT_FAILURE;
+		rc = bad_setting(DEFAULT_AFF, old);
 	} else if (nt_irq_new_affinity(s->cur, cpu, s->online, s->want)) {
 		nt_mask_format(s->want, nt_mask_digits(old), mask,
 			       sizeof(mask) - 1);
@@ -502,16 +511,11 @@ int nt_unisolate(int cpu)
 
 	sets_alloc(&s);
 
-	old = read_proc(WATCHDOG_MASK);
-	if (!old && errno != ENOENT) {
-		warn("cannot read %s", WATCHDOG_MASK);
-		rc = is_perm(errno) ? NT_EXIT_PERM : NT_EXIT_FAILURE;
+	rc = read_setting(WATCHDOG_MASK, &old);
+	if (rc)
 		goto out;
-	}
 	if (old && cpulist_parse(old, s.cur)) {
-		warnx("cannot parse %s: '%.*s'", WATCHDOG_MASK,
-		      (int)strcspn(old, "\n"), old);
-		rc = NT_EXIT_FAILURE;
+		rc = bad_setting(WATCHDOG_MASK, old);
 		goto out;
 	}
 	if (old && !CPU_ISSET_S((size_t)cpu, cpuset_size(), s.cur)) {
@@ -526,18 +530,11 @@ int nt_unisolate(int cpu)
 	}
 	free(old);
 
-	old = read_proc(DEFAULT_AFF);
-	if (!old) {
-		if (errno == ENOENT)
-			goto out;	/* no /proc/irq: nothing more to do */
-		warn("cannot read %s", DEFAULT_AFF);
-		rc = is_perm(errno) ? NT_EXIT_PERM : NT_EXIT_FAILURE;
-		goto out;
-	}
+	rc = read_setting(DEFAULT_AFF, &old);
+	if (rc || !old)
+		goto out;	/* !old: no /proc/irq, nothing more to do */
 	if (nt_mask_parse(old, s.want)) {
-		warnx("cannot parse %s: '%.*s'", DEFAULT_AFF,
-		      (int)strcspn(old, "\n"), old);
-		rc = NT_EXIT_FAILURE;
+		rc = bad_setting(DEFAULT_AFF, old);
 		goto out;
 	}
 	if (!CPU_ISSET_S((size_t)cpu, cpuset_size(), s.want)) {
