@@ -803,9 +803,8 @@ static void pi_round(struct pi_state *st, int policy, const char *tag,
 	printf("%s_waiter_blocked=%d\n", tag, w.state == 1);
 	printf("%s_prio=%ld\n%s_policy=%d\n", tag, task_prio(st->owner), tag,
 	       task_policy(st->owner));
-	if (count_loc) {
+	if (count_loc)
 		printf("%s_loc_delta=%lld\n", tag, loc_over(st->cpu, 1.0));
-	}
 	st->release = 1;
 	pthread_join(thr, NULL);
 	while (st->rounds == rounds)
