@@ -110,14 +110,21 @@ ktap_check "affinity: widening -> EBUSY, same CPU -> OK, policy kept ($r)" \
 # is tracked (an RCU extended quiescent state, vtime accounting).  CPU 1
 # has had SCHED_NOTICK threads above and must be back to normal.
 TR=/sys/kernel/tracing
-ct_events() {	# ct_events CMD...: user_enter events on CPU $CPU while CMD runs
+# traced "EVENT..." CMD...: run CMD with only these trace events enabled,
+# from an empty buffer; what they recorded stays in $TR/trace
+traced() {
+	evs=$1
+	shift
 	echo 0 > $TR/tracing_on
 	echo > $TR/trace
-	echo 1 > $TR/events/context_tracking/user_enter/enable
+	for e in $evs; do echo 1 > $TR/events/$e/enable; done
 	echo 1 > $TR/tracing_on
-	"$@" > /dev/null 2>&1
+	"$@"
 	echo 0 > $TR/tracing_on
-	echo 0 > $TR/events/context_tracking/user_enter/enable
+	for e in $evs; do echo 0 > $TR/events/$e/enable; done
+}
+ct_events() {	# ct_events CMD...: user_enter events on CPU $CPU while CMD runs
+	traced context_tracking/user_enter "$@" > /dev/null 2>&1
 	grep -c 'user_enter:' $TR/per_cpu/cpu$CPU/trace
 }
 syscalls_on_cpu() {	# a SCHED_NORMAL task making system calls on CPU $CPU
@@ -161,15 +168,8 @@ rcu_mode() {
 RCU_MODE=$(rcu_mode $CPU)
 ktap_note "RCU callbacks of CPU $CPU: $RCU_MODE (expected: ${EXPECT_RCU:-offloaded})"
 if [ -d $TR/events/rcu/rcu_callback ]; then
-	echo 0 > $TR/tracing_on
-	echo > $TR/trace
-	echo 1 > $TR/events/rcu/rcu_callback/enable
-	echo 1 > $TR/events/rcu/rcu_invoke_callback/enable
-	echo 1 > $TR/tracing_on
-	"$NTT" spin-files $CPU 3 100 > $T/cbs 2>&1
-	echo 0 > $TR/tracing_on
-	echo 0 > $TR/events/rcu/rcu_callback/enable
-	echo 0 > $TR/events/rcu/rcu_invoke_callback/enable
+	traced "rcu/rcu_callback rcu/rcu_invoke_callback" \
+		"$NTT" spin-files $CPU 3 100 > $T/cbs 2>&1
 	dump $T/cbs
 	awk -v cpu="$(printf '[%03d]' $CPU)" '
 	/tracing_mark_write: ntt: spin ends/ { end = 1; exit }
@@ -269,16 +269,10 @@ ktap_check "PI: deboosted owner tickless again ($(kv $T/pi after_loc_delta) LOC 
 # --- another task on the CPU: grace and yield -----------------------------
 # Traced meanwhile: sched:sched_notick_admit, sched:sched_notick_yield and
 # timer:tick_dyn, whose counts must match the sysfs counters exactly.
-EVS="sched/sched_notick_admit sched/sched_notick_yield timer/tick_dyn"
-echo 0 > $TR/tracing_on
-echo > $TR/trace
-for e in $EVS; do echo 1 > $TR/events/$e/enable; done
 y0=$(cat $SYS/yields); r0=$(cat $SYS/tick_restarts); s0=$(cat $SYS/tick_stops)
-echo 1 > $TR/tracing_on
-"$NTT" contend $CPU > $T/contend 2>&1
-echo 0 > $TR/tracing_on
+traced "sched/sched_notick_admit sched/sched_notick_yield timer/tick_dyn" \
+	"$NTT" contend $CPU > $T/contend 2>&1
 y1=$(cat $SYS/yields); r1=$(cat $SYS/tick_restarts); s1=$(cat $SYS/tick_stops)
-for e in $EVS; do echo 0 > $TR/events/$e/enable; done
 dump $T/contend
 awk -v pid="$(kv $T/contend spinner_pid)" -v cpu=$CPU '
 / sched_notick_admit: / && index($0, "pid=" pid " cpu=" cpu " ") {
