@@ -4,8 +4,10 @@
 # tests; print one line per test and a last line "N passed, N failed".
 #   tests/harness.sh [-f FLAVOUR] [SUITE...]
 # Guest suites are the directories tests/guest/<suite>/ that have a run.sh;
-# optional files there: timeout (seconds, default 300) and cmdline (extra
-# kernel arguments for the suite's boot).
+# optional files there: timeout (seconds, default 300), cmdline (extra
+# kernel arguments for the suite's boot) and cpus (the guest's CPU count,
+# default 2).  Host tests: each tool's `make check` and every
+# tests/host/*.sh, all printing TAP.
 # A suite's boot fails when the guest panics, hangs past its time limit,
 # stops before the end of its plan, or logs a kernel warning; its console
 # log is kept in build/test/<suite>/console.log.
@@ -88,14 +90,15 @@ parse_kunit() {
 }
 
 run_guest_suite() {
-	local s=$1 out=$BUILD/test/$s limit=300 rc
+	local s=$1 out=$BUILD/test/$s limit=300 cpus=2 rc
 	[ -f "$TOP/tests/guest/$s/run.sh" ] || { result FAIL "$s: no such suite"; return; }
 	local args=()
 	[ -f "$TOP/tests/guest/$s/timeout" ] && limit=$(cat "$TOP/tests/guest/$s/timeout")
+	[ -f "$TOP/tests/guest/$s/cpus" ] && cpus=$(cat "$TOP/tests/guest/$s/cpus")
 	# cmdline: extra kernel arguments for this suite's boot, if any
 	[ -f "$TOP/tests/guest/$s/cmdline" ] && read -ra args < "$TOP/tests/guest/$s/cmdline"
-	say "suite $s: booting ($flavour kernel${args[*]:+, ${args[*]}}, limit ${limit}s)"
-	"$TOP/qemu/boot.sh" -f "$flavour" -s "$s" -o "$out" -t "$limit" -- "${args[@]}"
+	say "suite $s: booting ($flavour kernel, $cpus CPUs${args[*]:+, ${args[*]}}, limit ${limit}s)"
+	"$TOP/qemu/boot.sh" -f "$flavour" -s "$s" -o "$out" -t "$limit" -c "$cpus" -- "${args[@]}"
 	rc=$?
 	tr -d '\r' < "$out/ktap.log" > "$out/ktap.txt" 2>/dev/null || : > "$out/ktap.txt"
 	parse_ktap "$s" < "$out/ktap.txt"
@@ -140,6 +143,19 @@ run_host_tests() {
 			result FAIL "host/$t: make check" "exit $rc; see ${out#"$TOP"/}/$t.log"
 		elif [ -n "$ktap_plan" ] && [ "$ktap_count" != "$ktap_plan" ]; then
 			result FAIL "host/$t: TAP plan" "planned $ktap_plan, ran $ktap_count"
+		fi
+	done
+	for m in "$TOP"/tests/host/*.sh; do
+		[ -f "$m" ] || continue
+		local t; t=$(basename "$m" .sh)
+		say "host tests: tests/host/$t.sh"
+		bash "$m" > "$out/$t.log" 2>&1
+		local rc=$?
+		parse_ktap "host/$t" < "$out/$t.log"
+		if [ -z "$ktap_plan" ] || [ "$ktap_count" != "$ktap_plan" ]; then
+			result FAIL "host/$t: TAP plan" "planned ${ktap_plan:-none}, ran $ktap_count; exit $rc; see ${out#"$TOP"/}/$t.log"
+		elif [ $rc != 0 ]; then
+			result FAIL "host/$t: exit status" "exit $rc; see ${out#"$TOP"/}/$t.log"
 		fi
 	done
 }
