@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers shared by the SCHED_NOTICK guest suites (busybox sh).
+#   kv FILE KEY          value of KEY=value in FILE
+#   dump FILE            FILE as KTAP diagnostic lines
+#   within_pct A B PCT   |A - B| * 100 <= PCT * B (integers)
+#   wait_for EXPR        poll up to 30 s for EXPR (not a pass criterion)
+#   traced "EVENT..." CMD...  run CMD with only these trace events on, from
+#                        an empty buffer; what they recorded stays in $TR/trace
+#   loc CPU              local timer interrupts of CPU so far
+TR=/sys/kernel/tracing
+kv() { sed -n "s/^$2=//p" "$1"; }
+dump() { sed 's/^/# /' "$1"; }
+within_pct() {
+	d=$(($1 - $2)); [ $d -lt 0 ] && d=$((-d))
+	[ $((d * 100)) -le $(($3 * $2)) ]
+}
+wait_for() {
+	i=0
+	while ! eval "$1"; do
+		i=$((i + 1)); [ $i -ge 300 ] && return 1; sleep 0.1
+	done
+}
+check_nonneg_int() { case "$1" in ''|*[!0-9]*) return 1 ;; esac; }
+traced() {
+	evs=$1
+	shift
+	echo 0 > $TR/tracing_on
+	echo > $TR/trace
+	for e in $evs; do echo 1 > $TR/events/$e/enable; done
+	echo 1 > $TR/tracing_on
+	"$@"
+	echo 0 > $TR/tracing_on
+	for e in $evs; do echo 0 > $TR/events/$e/enable; done
+}
+loc() { awk -v c=$(($1 + 2)) '$1 == "LOC:" { print $c }' /proc/interrupts; }
