@@ -46,6 +46,50 @@
  *	18) and policy while each waiter waits and after, CPU's LOC count
  *	while the FIFO waiter waits and once the owner is alone again, and
  *	the TID in cpuN/notick/pid.
+ *   ntt spinhold CPU
+ *	Become SCHED_NOTICK on CPU, print "ADMITTED TID" and spin in user
+ *	space until killed.
+ *   ntt zombie CPU
+ *	Ask for SCHED_NOTICK on CPU for a zombie group leader (its other
+ *	thread alive) and for a zombie process (exited, not reaped): prints
+ *	each errno and the sysfs pid of CPU after each attempt and after the
+ *	process is gone.
+ *   ntt flap CPU ROUNDS READERS
+ *	A child on CPU becomes SCHED_NOTICK, spins briefly in user space and
+ *	goes back to SCHED_NORMAL, ROUNDS times, while READERS processes on
+ *	CPU 0 read /proc/stat and /proc/uptime in a loop. Prints the rounds
+ *	admitted and, once the child is done, how many readers finished
+ *	within 30 s (a reader stuck in the kernel never does).
+ *   ntt deps CPU itimer|perf before|after
+ *	A child on CPU arms ITIMER_PROF (10 ms) or opens a sampling perf
+ *	event on itself (frequency mode), before or after its admission,
+ *	and spins. Prints CPU's LOC count over 1 s and the SIGPROF count
+ *	while armed, then over 1 s after the child disarmed it.
+ *   ntt balance CPU SECONDS
+ *	A child admitted on CPU blocks in read(); meanwhile three
+ *	SCHED_NORMAL spinners allowed on every CPU run for SECONDS. Prints
+ *	how many of their samples (sched_getcpu()) were taken on CPU.
+ *   ntt remote CPU SECONDS
+ *	A child admitted on CPU blocks in read(); a SCHED_NORMAL spinner
+ *	bound to CPU runs alone there. Prints CPU's LOC count over SECONDS
+ *	and the spinner's PID.
+ *   ntt delay CPU ROUNDS
+ *	A child spins as SCHED_NOTICK on CPU; ROUNDS times, a SCHED_NORMAL
+ *	child moves to CPU, runs once and exits. Prints the contenders'
+ *	PIDs (the delays come from the trace).
+ *   ntt race CPU ROUNDS CPU_A CPU_B
+ *	Two processes sleep, bound to CPU. ROUNDS times, callers on CPU_A
+ *	and CPU_B ask at the same moment for SCHED_NOTICK, one for each;
+ *	the winner goes back to SCHED_NORMAL. Prints how many rounds had
+ *	exactly one winner and one EBUSY, and the others.
+ *   ntt dlrt CPU
+ *	A SCHED_NOTICK spinner on CPU; two SCHED_DEADLINE tasks run 0.5 s
+ *	(one is pushed to CPU); then a SCHED_FIFO 10 task allowed on CPU 0
+ *	and CPU wakes while a SCHED_FIFO 50 task spins on CPU 0. Prints the
+ *	deadline tasks' samples on CPU and where the FIFO 10 task ran.
+ *   ntt multi SECONDS CPU...
+ *	One SCHED_NOTICK spinner on each CPU at once; after 100 ms, prints
+ *	each CPU's LOC count over SECONDS.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,6 +103,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/time.h>
+#include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -348,7 +394,8 @@ struct shared {
 	volatile uint64_t loops_at_contender;
 	double wall_s;			/* spinner: admission to stop */
 	double rusage_s;		/* spinner: getrusage() user+sys */
-	double stat_s;			/* spinner: /proc/self/stat utime+stime */
+	double utime_s;			/* spinner: /proc/self/stat utime */
+	double stime_s;			/* spinner: /proc/self/stat stime */
 	int cpu_seen;			/* spinner: CPU it ran on at the end */
 };
 
@@ -363,7 +410,8 @@ static struct shared *shared_map(void)
 	return sh;
 }
 
-static double stat_cputime(void)
+/* utime and stime of this process in seconds, from /proc/self/stat */
+static int stat_times(double *utime_s, double *stime_s)
 {
 	unsigned long utime = 0, stime = 0;
 	char buf[2048], *p;
@@ -378,7 +426,30 @@ static double stat_cputime(void)
 		p = strchr(p + 1, ' ');
 	if (!p || sscanf(p + 1, "%lu %lu", &utime, &stime) != 2)
 		return -1;
-	return (double)(utime + stime) / sysconf(_SC_CLK_TCK);
+	*utime_s = (double)utime / sysconf(_SC_CLK_TCK);
+	*stime_s = (double)stime / sysconf(_SC_CLK_TCK);
+	return 0;
+}
+
+/* User time of one CPU in seconds, from /proc/stat */
+static double cpu_user_s(int cpu)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	char line[1024], name[16];
+	long long user = -1;
+
+	if (!f)
+		die("/proc/stat");
+	snprintf(name, sizeof(name), "cpu%d ", cpu);
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, name, strlen(name)))
+			continue;
+		if (sscanf(line + strlen(name), "%lld", &user) != 1)
+			user = -1;
+		break;
+	}
+	fclose(f);
+	return (double)user / sysconf(_SC_CLK_TCK);
 }
 
 /* 0 for the control runs: the spinner stays SCHED_NORMAL */
@@ -442,7 +513,8 @@ static pid_t start_spinner(struct shared *sh, int cpu)
 		getrusage(RUSAGE_SELF, &ru);
 		sh->rusage_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 			       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-		sh->stat_s = stat_cputime();
+		if (stat_times(&sh->utime_s, &sh->stime_s))
+			sh->utime_s = sh->stime_s = -1;
 		sh->cpu_seen = sched_getcpu();
 		_exit(0);
 	}
@@ -493,9 +565,10 @@ static int cmd_spin(int cpu, double seconds, int gps)
 	long long locs, loc0, loc1;
 	int done = 0, tried = 0;
 	pid_t pid;
-	double t, gp_max = 0;
+	double t, gp_max = 0, user0;
 
 	bind_cpu(0);
+	user0 = cpu_user_s(cpu);
 	locs = loc_count(cpu);
 	pid = start_spinner(sh, cpu);
 	sleep_s(0.1);
@@ -521,8 +594,11 @@ static int cmd_spin(int cpu, double seconds, int gps)
 	sh->stop = 1;
 	waitpid(pid, NULL, 0);
 	printf("wall_ms=%.0f\nrusage_ms=%.0f\nstat_ms=%.0f\ncpu_seen=%d\n",
-	       sh->wall_s * 1e3, sh->rusage_s * 1e3, sh->stat_s * 1e3,
-	       sh->cpu_seen);
+	       sh->wall_s * 1e3, sh->rusage_s * 1e3,
+	       (sh->utime_s + sh->stime_s) * 1e3, sh->cpu_seen);
+	printf("utime_ms=%.0f\nstime_ms=%.0f\ncpu_user_ms=%.0f\n",
+	       sh->utime_s * 1e3, sh->stime_s * 1e3,
+	       (cpu_user_s(cpu) - user0) * 1e3);
 	return 0;
 }
 
@@ -849,6 +925,620 @@ static int cmd_pi(int cpu)
 	return 0;
 }
 
+static int cmd_spinhold(int cpu)
+{
+	volatile uint64_t n = 0;
+
+	become_notick(cpu);
+	printf("ADMITTED %ld\n", (long)syscall(SYS_gettid));
+	fflush(stdout);
+	for (;;)
+		n++;
+	return 0;
+}
+
+/* sched_setaffinity() to one CPU and sched_setattr(SCHED_NOTICK) on pid */
+static int set_notick_pid(pid_t pid, int cpu)
+{
+	struct nt_sched_attr attr;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(pid, sizeof(set), &set))
+		return errno;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.sched_policy = SCHED_NOTICK;
+	return syscall(SYS_sched_setattr, pid, &attr, 0) ? errno : 0;
+}
+
+/* State letter of a thread (field 3 of /proc/PID/task/TID/stat) */
+static char task_state(pid_t pid, pid_t tid)
+{
+	char path[96], buf[512], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid,
+		 (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+static void *sleeper_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static int cmd_zombie(int cpu)
+{
+	pthread_t thr;
+	pid_t pid;
+	int i, err;
+
+	bind_cpu(0);
+	/* A group leader that exited while its other thread lives on */
+	pid = xfork();
+	if (pid == 0) {
+		if (pthread_create(&thr, NULL, sleeper_thread, NULL))
+			_exit(1);
+		pthread_exit(NULL);
+	}
+	for (i = 0; i < 3000 && task_state(pid, pid) != 'Z'; i++)
+		sleep_s(0.01);
+	printf("leader_state=%c\n", task_state(pid, pid));
+	err = set_notick_pid(pid, cpu);
+	printf("leader_err=%s\nleader_sysfs_pid=%ld\n", errname(err),
+	       sysfs_pid(cpu));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	printf("leader_gone_sysfs_pid=%ld\n", sysfs_pid(cpu));
+
+	/* A process that exited and was not reaped yet */
+	pid = xfork();
+	if (pid == 0)
+		_exit(0);
+	for (i = 0; i < 3000 && task_state(pid, pid) != 'Z'; i++)
+		sleep_s(0.01);
+	printf("zombie_state=%c\n", task_state(pid, pid));
+	err = set_notick_pid(pid, cpu);
+	printf("zombie_err=%s\nzombie_sysfs_pid=%ld\n", errname(err),
+	       sysfs_pid(cpu));
+	waitpid(pid, NULL, 0);
+	printf("zombie_gone_sysfs_pid=%ld\n", sysfs_pid(cpu));
+	return 0;
+}
+
+/* Read a whole file and throw it away; returns 0 on success */
+static int slurp(const char *path)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		;
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+static int cmd_flap(int cpu, int rounds, int readers)
+{
+	struct shared *sh = shared_map();
+	pid_t flapper, rd[16];
+	int i, done = 0, status;
+
+	if (readers > 16)
+		readers = 16;
+	bind_cpu(0);
+	for (i = 0; i < readers; i++) {
+		rd[i] = xfork();
+		if (rd[i] == 0) {
+			while (!sh->stop) {
+				slurp("/proc/stat");
+				slurp("/proc/uptime");
+			}
+			_exit(0);
+		}
+	}
+	flapper = xfork();
+	if (flapper == 0) {
+		struct nt_sched_attr normal;
+		volatile uint64_t n;
+		int ok = 0;
+
+		bind_cpu(cpu);
+		memset(&normal, 0, sizeof(normal));
+		normal.size = sizeof(normal);
+		normal.sched_policy = SCHED_OTHER;
+		for (i = 0; i < rounds; i++) {
+			if (!set_notick(0, 0))
+				ok++;
+			for (n = 0; n < 20000; n++)
+				;
+			if (syscall(SYS_sched_setattr, 0, &normal, 0))
+				_exit(2);
+			for (n = 0; n < 2000; n++)
+				;
+		}
+		sh->loops = ok;
+		_exit(0);
+	}
+	waitpid(flapper, &status, 0);
+	printf("rounds=%d\nadmitted=%llu\nflapper_status=%d\n", rounds,
+	       (unsigned long long)sh->loops, status);
+	sh->stop = 1;
+	for (i = 0; i < 3000 && done < readers; i++) {
+		while (done < readers && waitpid(-1, NULL, WNOHANG) > 0)
+			done++;
+		if (done < readers)
+			sleep_s(0.01);
+	}
+	printf("readers=%d\nreaders_done=%d\n", readers, done);
+	return 0;
+}
+
+static volatile sig_atomic_t sigprofs;
+
+static void on_sigprof(int sig)
+{
+	(void)sig;
+	sigprofs++;
+}
+
+/* A sampling perf event in frequency mode on the calling thread */
+static int open_freq_event(void)
+{
+	struct perf_event_attr pe;
+
+	memset(&pe, 0, sizeof(pe));
+	pe.size = sizeof(pe);
+	/*
+	 * Not cpu-clock or task-clock: those sample from an hrtimer of
+	 * their own and turn frequency mode into a period when created.
+	 */
+	pe.type = PERF_TYPE_SOFTWARE;
+	pe.config = PERF_COUNT_SW_PAGE_FAULTS;
+	pe.freq = 1;
+	pe.sample_freq = 100;
+	pe.exclude_kernel = 1;
+	return syscall(SYS_perf_event_open, &pe, 0, -1, -1, 0);
+}
+
+static int arm_dep(int perf)
+{
+	struct itimerval it = { { 0, 10000 }, { 0, 10000 } };
+
+	if (perf)
+		return open_freq_event();
+	signal(SIGPROF, on_sigprof);
+	return setitimer(ITIMER_PROF, &it, NULL) ? -1 : 0;
+}
+
+static void disarm_dep(int perf, int fd)
+{
+	struct itimerval it = { { 0, 0 }, { 0, 0 } };
+
+	if (perf)
+		close(fd);
+	else
+		setitimer(ITIMER_PROF, &it, NULL);
+}
+
+static int cmd_deps(int cpu, int perf, int before)
+{
+	struct shared *sh = shared_map();
+	long long armed, disarmed;
+	pid_t pid;
+	int i;
+
+	bind_cpu(0);
+	pid = xfork();
+	if (pid == 0) {
+		int fd = -1, err;
+
+		bind_cpu(cpu);
+		if (before && (fd = arm_dep(perf)) < 0)
+			_exit(2);
+		err = set_notick(0, 0);
+		if (err) {
+			sh->admitted = -err;
+			_exit(1);
+		}
+		if (!before && (fd = arm_dep(perf)) < 0)
+			_exit(2);
+		sh->admitted = 1;
+		while (sh->stop != 1)
+			sh->loops++;
+		sh->contender_ran = sigprofs;
+		disarm_dep(perf, fd);
+		sh->admitted = 2;
+		while (sh->stop != 2)
+			sh->loops++;
+		_exit(0);
+	}
+	for (i = 0; i < 3000 && !sh->admitted; i++)
+		sleep_s(0.01);
+	if (sh->admitted != 1) {
+		printf("admitted=%d\n", sh->admitted);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return 1;
+	}
+	sleep_s(0.2);
+	armed = loc_over(cpu, 1.0);
+	sh->stop = 1;
+	for (i = 0; i < 3000 && sh->admitted != 2; i++)
+		sleep_s(0.01);
+	/* A disarmed CPU timer clears its tick dependency at the next tick */
+	sleep_s(0.3);
+	disarmed = loc_over(cpu, 1.0);
+	printf("loc_armed=%lld\nsigprof=%d\nloc_disarmed=%lld\n", armed,
+	       sh->contender_ran, disarmed);
+	printf("tick_stopped_disarmed=%d\n", tick_stopped(cpu));
+	sh->stop = 2;
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+
+/* A child admitted on cpu that blocks in read() until the pipe is written */
+static pid_t start_blocked_owner(struct shared *sh, int cpu, int *wfd)
+{
+	int pipefd[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(pipefd))
+		die("pipe");
+	pid = xfork();
+	if (pid == 0) {
+		close(pipefd[1]);
+		bind_cpu(cpu);
+		if (set_notick(0, 0)) {
+			sh->admitted = -errno;
+			_exit(1);
+		}
+		sh->admitted = 1;
+		if (read(pipefd[0], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	close(pipefd[0]);
+	while (!sh->admitted)
+		sleep_s(0.001);
+	if (sh->admitted < 0) {
+		printf("admitted=%s\n", errname(-sh->admitted));
+		exit(1);
+	}
+	*wfd = pipefd[1];
+	return pid;
+}
+
+#define NT_SPINNERS 3
+
+static int cmd_balance(int cpu, double seconds)
+{
+	struct shared *sh = shared_map();
+	volatile uint64_t *on = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t owner, sp[NT_SPINNERS];
+	uint64_t on_cpu = 0, total = 0;
+	cpu_set_t all;
+	int i, j, wfd;
+
+	if (on == MAP_FAILED)
+		die("mmap");
+	bind_cpu(0);
+	owner = start_blocked_owner(sh, cpu, &wfd);
+	sleep_s(0.1);
+	for (i = 0; i < NT_SPINNERS; i++) {
+		sp[i] = xfork();
+		if (sp[i] == 0) {
+			CPU_ZERO(&all);
+			for (j = 0; j < CPU_SETSIZE; j++)
+				CPU_SET(j, &all);
+			sched_setaffinity(0, sizeof(all), &all);
+			while (!sh->stop) {
+				on[2 * i]++;
+				if (sched_getcpu() == cpu)
+					on[2 * i + 1]++;
+			}
+			_exit(0);
+		}
+	}
+	sleep_s(seconds);
+	sh->stop = 1;
+	for (i = 0; i < NT_SPINNERS; i++) {
+		waitpid(sp[i], NULL, 0);
+		total += on[2 * i];
+		on_cpu += on[2 * i + 1];
+	}
+	if (write(wfd, "x", 1) != 1)
+		die("write");
+	waitpid(owner, NULL, 0);
+	printf("samples=%llu\nsamples_on_cpu=%llu\n",
+	       (unsigned long long)total, (unsigned long long)on_cpu);
+	return 0;
+}
+
+static int cmd_remote(int cpu, double seconds)
+{
+	struct shared *sh = shared_map();
+	pid_t owner, spinner;
+	int wfd;
+
+	bind_cpu(0);
+	owner = start_blocked_owner(sh, cpu, &wfd);
+	spinner = xfork();
+	if (spinner == 0) {
+		bind_cpu(cpu);
+		while (!sh->stop)
+			sh->loops++;
+		_exit(0);
+	}
+	sleep_s(0.3);
+	printf("spinner_pid=%d\n", spinner);
+	printf("loc_delta=%lld\n", loc_over(cpu, seconds));
+	printf("tick_stopped=%d\n", tick_stopped(cpu));
+	sh->stop = 1;
+	waitpid(spinner, NULL, 0);
+	if (write(wfd, "x", 1) != 1)
+		die("write");
+	waitpid(owner, NULL, 0);
+	return 0;
+}
+
+static int cmd_delay(int cpu, int rounds)
+{
+	struct shared *sh = shared_map();
+	pid_t spinner, c;
+	int i, ran = 0;
+
+	bind_cpu(0);
+	spinner = start_spinner(sh, cpu);
+	sleep_s(0.1);
+	for (i = 0; i < rounds; i++) {
+		sh->contender_ran = 0;
+		c = start_contender(sh, cpu);
+		waitpid(c, NULL, 0);
+		ran += sh->contender_ran;
+		printf("contender=%d\n", c);
+		sleep_s(0.05);
+	}
+	sh->stop = 1;
+	waitpid(spinner, NULL, 0);
+	printf("ran=%d\n", ran);
+	return 0;
+}
+
+static int set_policy_pid(pid_t pid, int policy)
+{
+	struct nt_sched_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.sched_policy = policy;
+	return syscall(SYS_sched_setattr, pid, &attr, 0) ? errno : 0;
+}
+
+/*
+ * Two target processes sleep, bound to cpu. Each round, two callers on
+ * CPUs ca and cb ask at the same moment for SCHED_NOTICK, one for each
+ * target; then the winner is set back to SCHED_NORMAL.
+ */
+static int cmd_race(int cpu, int rounds, int ca, int cb)
+{
+	volatile int *sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int i, k, one = 0, two = 0, none = 0, err = 0, st;
+	pid_t target[2], caller[2];
+
+	if (sh == MAP_FAILED)
+		die("mmap");
+	bind_cpu(0);
+	for (k = 0; k < 2; k++) {
+		target[k] = xfork();
+		if (target[k] == 0) {
+			bind_cpu(cpu);
+			__sync_synchronize();
+			sh[6 + k] = 1;
+			for (;;)
+				pause();
+		}
+	}
+	/*
+	 * sh[0]: round to start; sh[1 + k]: caller k's last round done;
+	 * sh[3 + k]: caller k's result (0 won, 1 EBUSY, 2 other errno, in
+	 * sh[5]); sh[6 + k]: target k bound to cpu. A target not yet bound
+	 * may still run on CPU 0, which refuses the class with EINVAL.
+	 */
+	for (i = 0; i < 3000 && !(sh[6] && sh[7]); i++)
+		sleep_s(0.01);
+	if (!(sh[6] && sh[7]))
+		die("race: targets never bound to their CPU");
+	for (k = 0; k < 2; k++) {
+		caller[k] = xfork();
+		if (caller[k] == 0) {
+			int r, err;
+
+			bind_cpu(k ? cb : ca);
+			for (r = 1; r <= rounds; r++) {
+				while (sh[0] < r)
+					;
+				err = set_policy_pid(target[k], SCHED_NOTICK);
+				sh[3 + k] = err == 0 ? 0 : err == EBUSY ? 1 : 2;
+				if (sh[3 + k] == 2)
+					sh[5] = err;
+				__sync_synchronize();
+				sh[1 + k] = r;
+			}
+			_exit(0);
+		}
+	}
+	for (i = 1; i <= rounds; i++) {
+		__sync_synchronize();
+		sh[0] = i;
+		while (sh[1] < i || sh[2] < i)
+			;
+		if (sh[3] == 2 || sh[4] == 2)
+			err++;
+		else if (sh[3] + sh[4] == 1)
+			one++;
+		else if (sh[3] + sh[4] == 0)
+			two++;
+		else
+			none++;
+		for (k = 0; k < 2; k++)
+			if (sh[3 + k] == 0 &&
+			    set_policy_pid(target[k], SCHED_OTHER))
+				die("sched_setattr(SCHED_OTHER)");
+	}
+	for (k = 0; k < 2; k++) {
+		waitpid(caller[k], &st, 0);
+		kill(target[k], SIGKILL);
+		waitpid(target[k], NULL, 0);
+	}
+	printf("rounds=%d\none_winner=%d\ntwo_winners=%d\nno_winner=%d\n",
+	       rounds, one, two, none);
+	printf("other_errno=%d\nlast_other_errno=%s\nsysfs_pid=%ld\n", err,
+	       errname(sh[5]), sysfs_pid(cpu));
+	return 0;
+}
+
+/*
+ * cpupri after a SCHED_DEADLINE task has visited the SCHED_NOTICK CPU: two
+ * deadline tasks run for a while (one is pushed to cpu), then a FIFO 10
+ * task allowed on CPU 0 and cpu wakes while a FIFO 50 task bound to CPU 0
+ * spins there. It must not be pushed to cpu, whose thread outranks it.
+ */
+static int cmd_dlrt(int cpu)
+{
+	struct shared *sh = shared_map();
+	volatile int *res = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int pa[2], pb[2], i, k;
+	pid_t spinner, d[2], a, b;
+	struct nt_sched_attr attr;
+	cpu_set_t two;
+	char c;
+
+	if (res == MAP_FAILED || pipe(pa) || pipe(pb))
+		die("setup");
+	bind_cpu(0);
+	spinner = start_spinner(sh, cpu);
+	sleep_s(0.1);
+	for (k = 0; k < 2; k++) {
+		d[k] = xfork();
+		if (d[k] == 0) {
+			cpu_set_t all;
+			double t0;
+
+			CPU_ZERO(&all);
+			for (i = 0; i < CPU_SETSIZE; i++)
+				CPU_SET(i, &all);
+			sched_setaffinity(0, sizeof(all), &all);
+			memset(&attr, 0, sizeof(attr));
+			attr.size = sizeof(attr);
+			attr.sched_policy = SCHED_DEADLINE;
+			/* 120% of a CPU together: one of them runs on cpu */
+			attr.sched_runtime = 60000000;
+			attr.sched_deadline = attr.sched_period = 100000000;
+			if (syscall(SYS_sched_setattr, 0, &attr, 0))
+				_exit(2);
+			t0 = now_s();
+			while (now_s() - t0 < 0.5)
+				if (sched_getcpu() == cpu)
+					__sync_fetch_and_add(&res[0], 1);
+			_exit(0);
+		}
+	}
+	for (k = 0; k < 2; k++)
+		waitpid(d[k], NULL, 0);
+	printf("dl_samples_on_cpu=%d\n", res[0]);
+
+	res[1] = -1;
+	b = xfork();
+	if (b == 0) {
+		if (read(pb[0], &c, 1) != 1)
+			_exit(1);
+		res[1] = sched_getcpu();
+		_exit(0);
+	}
+	a = xfork();
+	if (a == 0) {
+		double t0;
+
+		if (read(pa[0], &c, 1) != 1)
+			_exit(1);
+		t0 = now_s();
+		if (write(pb[1], "x", 1) != 1)
+			_exit(1);
+		while (now_s() - t0 < 0.5)
+			;
+		_exit(0);
+	}
+	CPU_ZERO(&two);
+	CPU_SET(0, &two);
+	CPU_SET(cpu, &two);
+	if (sched_setaffinity(b, sizeof(two), &two))
+		die("affinity of B");
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.sched_policy = SCHED_FIFO;
+	attr.sched_priority = 10;
+	if (syscall(SYS_sched_setattr, b, &attr, 0))
+		die("SCHED_FIFO 10");
+	attr.sched_priority = 50;
+	if (syscall(SYS_sched_setattr, a, &attr, 0))
+		die("SCHED_FIFO 50");
+	if (write(pa[1], "x", 1) != 1)
+		die("write");
+	waitpid(a, NULL, 0);
+	waitpid(b, NULL, 0);
+	printf("fifo10_ran_on=%d\n", res[1]);
+	sh->stop = 1;
+	waitpid(spinner, NULL, 0);
+	return 0;
+}
+
+static int cmd_multi(double seconds, int ncpus, char **cpus)
+{
+	struct shared *sh[16];
+	long long loc0[16];
+	pid_t pid[16];
+	int i;
+
+	if (ncpus > 16)
+		ncpus = 16;
+	bind_cpu(0);
+	for (i = 0; i < ncpus; i++) {
+		sh[i] = shared_map();
+		pid[i] = start_spinner(sh[i], atoi(cpus[i]));
+	}
+	sleep_s(0.1);
+	for (i = 0; i < ncpus; i++)
+		loc0[i] = loc_count(atoi(cpus[i]));
+	sleep_s(seconds);
+	for (i = 0; i < ncpus; i++)
+		printf("loc_delta_%d=%lld\n", atoi(cpus[i]),
+		       loc_count(atoi(cpus[i])) - loc0[i]);
+	for (i = 0; i < ncpus; i++) {
+		sh[i]->stop = 1;
+		waitpid(pid[i], NULL, 0);
+		printf("cpu_seen_%d=%d\n", atoi(cpus[i]), sh[i]->cpu_seen);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -880,6 +1570,28 @@ int main(int argc, char **argv)
 		return cmd_pi(atoi(argv[2]));
 	if (!strcmp(argv[1], "wait-contender") && argc == 4)
 		return cmd_wait_contender(atoi(argv[2]), atof(argv[3]));
+	if (!strcmp(argv[1], "spinhold") && argc == 3)
+		return cmd_spinhold(atoi(argv[2]));
+	if (!strcmp(argv[1], "zombie") && argc == 3)
+		return cmd_zombie(atoi(argv[2]));
+	if (!strcmp(argv[1], "flap") && argc == 5)
+		return cmd_flap(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (!strcmp(argv[1], "deps") && argc == 5)
+		return cmd_deps(atoi(argv[2]), !strcmp(argv[3], "perf"),
+				!strcmp(argv[4], "before"));
+	if (!strcmp(argv[1], "balance") && argc == 4)
+		return cmd_balance(atoi(argv[2]), atof(argv[3]));
+	if (!strcmp(argv[1], "remote") && argc == 4)
+		return cmd_remote(atoi(argv[2]), atof(argv[3]));
+	if (!strcmp(argv[1], "delay") && argc == 4)
+		return cmd_delay(atoi(argv[2]), atoi(argv[3]));
+	if (!strcmp(argv[1], "race") && argc == 6)
+		return cmd_race(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]),
+				atoi(argv[5]));
+	if (!strcmp(argv[1], "dlrt") && argc == 3)
+		return cmd_dlrt(atoi(argv[2]));
+	if (!strcmp(argv[1], "multi") && argc >= 4)
+		return cmd_multi(atof(argv[2]), argc - 3, argv + 3);
 usage:
 	fprintf(stderr, "usage: see the comment at the top of ntt.c\n");
 	return 2;

@@ -1,0 +1,255 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# In-guest tests of the paths into and out of SCHED_NOTICK that the notick
+# suite does not take: exiting threads, cpusets, CPU time readers racing
+# with release, tick dependencies, load balancing and the remote tick while
+# the thread sleeps, cpupri after a deadline task, per-CPU work under every
+# grace setting, the bounded delay of waiting tasks, counters across CPU
+# hotplug.  No boot parameter: CPU 1 becomes tickless only by admission.
+. ../lib/ktap.sh
+. ../lib/nt.sh
+
+NTT=/tests/notick/ntt
+CPU=1
+SYS=/sys/devices/system/cpu/cpu$CPU/notick
+ONLINE=/sys/devices/system/cpu/cpu$CPU/online
+GRACE=/proc/sys/kernel/sched_notick_grace_us
+T=/tmp/notick-paths
+mkdir -p $T
+
+ktap_plan 27
+ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
+
+# As in the notick suite: the watchdog and device IRQs off CPU 1 (what
+# nohz_full= and irqaffinity= would do at boot), so that LOC counts show
+# what the class itself does.
+echo 0 > /proc/sys/kernel/watchdog_cpumask 2>/dev/null
+echo 1 > /proc/irq/default_smp_affinity 2>/dev/null
+for f in /proc/irq/[0-9]*/smp_affinity; do echo 1 > $f 2>/dev/null; done
+
+policy_of() { awk '{print $41}' /proc/$1/stat 2>/dev/null; }
+# hold [spinhold] CPU: start an admitted thread on CPU; sets $hold_pid
+hold() {
+	cmd=hold
+	[ "$1" = spinhold ] && { cmd=spinhold; shift; }
+	"$NTT" $cmd $1 > $T/hold.$1 2>&1 &
+	hold_pid=$!
+	wait_for "grep -q ADMITTED $T/hold.$1 || ! kill -0 $hold_pid 2>/dev/null" ||
+		dump $T/hold.$1
+	grep -q ADMITTED $T/hold.$1 || dump $T/hold.$1
+}
+held() { grep -q ADMITTED $T/hold.$1; }
+unhold() { kill -9 $hold_pid 2>/dev/null; wait $hold_pid 2>/dev/null; }
+
+# --- CPU time readers while the CPU's vtime stops and starts -------------
+"$NTT" flap $CPU 1000 2 > $T/flap 2>&1
+dump $T/flap
+ktap_check "1000 admissions and releases on CPU $CPU ($(kv $T/flap admitted) admitted)" \
+	'[ "$(kv $T/flap admitted)" = 1000 ] && [ "$(kv $T/flap flapper_status)" = 0 ]'
+ktap_check "meanwhile readers of /proc/stat and /proc/uptime on CPU 0 all finished ($(kv $T/flap readers_done) of 2)" \
+	'[ "$(kv $T/flap readers_done)" = 2 ]'
+
+# --- counters across CPU hotplug -----------------------------------------
+c0="$(cat $SYS/tick_stops) $(cat $SYS/tick_restarts) $(cat $SYS/yields)"
+echo 0 > $ONLINE; echo 1 > $ONLINE
+c1="$(cat $SYS/tick_stops) $(cat $SYS/tick_restarts) $(cat $SYS/yields)"
+ktap_check "tick_stops, tick_restarts, yields survive CPU $CPU going offline and back ($c0 -> $c1)" \
+	'[ "$c0" = "$c1" ] && [ "${c0%% *}" -gt 0 ]'
+
+# --- tick dependencies of the thread --------------------------------------
+for dep in itimer perf; do
+	for when in before after; do
+		# What interrupted CPU $CPU is kept, to show why if it fails.
+		traced "irq_vectors/local_timer_entry timer/timer_start timer/timer_cancel timer/timer_expire_entry timer/hrtimer_expire_entry timer/tick_stop" \
+			"$NTT" deps $CPU $dep $when > $T/deps 2>&1
+		dump $T/deps
+		a=$(kv $T/deps loc_armed) d=$(kv $T/deps loc_disarmed) sp=$(kv $T/deps sigprof)
+		if [ $dep = itimer ]; then
+			what="ITIMER_PROF armed $when admission"
+			extra='[ "$sp" -ge 50 ]'
+		else
+			what="perf event in frequency mode opened $when admission"
+			extra=true
+		fi
+		ktap_check "$what keeps the tick ($a LOC in 1 s${sp:+, $sp SIGPROF}); disarmed, it stops ($d LOC in 1 s)" \
+			'[ "$a" -ge 100 ] && eval "$extra" && [ "$d" = 0 ] && [ "$(kv $T/deps tick_stopped_disarmed)" = 1 ]' ||
+			grep "\\[00$CPU\\]\\|cpu=$CPU" $TR/trace | tail -n 40 | sed 's/^/# /'
+	done
+done
+
+# --- load balancing leaves an owned CPU alone while its thread sleeps -----
+"$NTT" balance $CPU 3 > $T/balance 2>&1
+dump $T/balance
+ktap_check "thread asleep 3 s: unbound spinners never ran on CPU $CPU ($(kv $T/balance samples_on_cpu) of $(kv $T/balance samples) samples)" \
+	'[ "$(kv $T/balance samples)" -gt 0 ] && [ "$(kv $T/balance samples_on_cpu)" = 0 ]'
+
+# --- the remote tick of a task left alone on the CPU ----------------------
+traced workqueue/workqueue_execute_start "$NTT" remote $CPU 3 > $T/remote 2>&1
+dump $T/remote
+rt=$(grep -c 'function sched_tick_remote' $TR/trace)
+ktap_check "SCHED_NORMAL task alone on CPU $CPU while the thread sleeps: tickless ($(kv $T/remote loc_delta) LOC in 3 s), remote tick ran $rt times" \
+	'[ "$(kv $T/remote tick_stopped)" = 1 ] && [ "$(kv $T/remote loc_delta)" = 0 ] && [ "$rt" -ge 2 ]'
+
+# --- cpupri after a deadline task visited the CPU ---------------------------
+"$NTT" dlrt $CPU > $T/dlrt 2>&1
+dump $T/dlrt
+ktap_check "after deadline tasks ran on CPU $CPU ($(kv $T/dlrt dl_samples_on_cpu) samples), a FIFO task is not pushed there (ran on CPU $(kv $T/dlrt fifo10_ran_on))" \
+	'[ "$(kv $T/dlrt dl_samples_on_cpu)" -gt 0 ] && [ "$(kv $T/dlrt fifo10_ran_on)" = 0 ]'
+
+# --- cpusets: every affinity path demotes or keeps the thread -------------
+# Documented rule: a cpuset change that leaves the thread's CPU as its only
+# allowed CPU changes nothing; any other one demotes it to SCHED_NORMAL and
+# frees the CPU (sched_setaffinity() itself gets EBUSY).
+# demoted TID: the thread lives, is SCHED_NORMAL, and CPU 1 is free
+demoted() { [ -d /proc/$1 ] && [ "$(policy_of $1)" = 0 ] && [ "$(cat $SYS/pid)" = 0 ]; }
+admitted() { [ "$(policy_of $1)" = 8 ] && [ "$(cat $SYS/pid)" = "$1" ]; }
+CS=/dev/cpuset
+mkdir -p $CS
+if mount -t cgroup -o cpuset cpuset $CS 2>/dev/null; then
+	mkdir $CS/one $CS/both
+	echo $CPU > $CS/one/cpuset.cpus; echo 0 > $CS/one/cpuset.mems
+	echo 0-$CPU > $CS/both/cpuset.cpus; echo 0 > $CS/both/cpuset.mems
+	hold $CPU
+	echo $hold_pid > $CS/one/tasks
+	kept=0; admitted $hold_pid && kept=1
+	echo 0-$CPU > $CS/one/cpuset.cpus
+	ktap_check "cgroup v1: into a cpuset of CPU $CPU alone: kept ($kept); its cpuset.cpus widened: demoted (policy $(policy_of $hold_pid))" \
+		'[ $kept = 1 ] && demoted $hold_pid'
+	unhold
+	hold $CPU
+	echo $hold_pid > $CS/both/tasks
+	ktap_check "cgroup v1: moved into a cpuset of CPUs 0-$CPU: demoted (policy $(policy_of $hold_pid)), CPU $CPU free" \
+		'demoted $hold_pid'
+	unhold
+	# A cgroup whose last task is still exiting cannot go yet; a hierarchy
+	# left with children would keep the cpuset controller from cgroup v2.
+	wait_for "rmdir $CS/one $CS/both 2>/dev/null; [ ! -d $CS/one ] && [ ! -d $CS/both ]"
+	# Until the removed cgroups are freed, umount would keep the hierarchy.
+	wait_for '[ "$(awk '\''$1 == "cpuset" { print $3 }'\'' /proc/cgroups)" = 1 ]'
+	umount $CS
+else
+	ktap_fail "cgroup v1: cpuset hierarchy (mount failed: CONFIG_CPUSETS off?)"
+	ktap_fail "cgroup v1: moved into a cpuset of CPUs 0-$CPU"
+fi
+CG=/sys/fs/cgroup
+mkdir -p $CG
+if mount -t cgroup2 none $CG 2>/dev/null && wait_for "echo +cpuset > $CG/cgroup.subtree_control 2>/dev/null"; then
+	mkdir $CG/one $CG/both
+	echo $CPU > $CG/one/cpuset.cpus
+	echo 0-$CPU > $CG/both/cpuset.cpus
+	hold $CPU
+	echo $hold_pid > $CG/one/cgroup.procs
+	kept=0; admitted $hold_pid && kept=1
+	echo 0-$CPU > $CG/one/cpuset.cpus
+	ktap_check "cgroup v2: into a cpuset of CPU $CPU alone: kept ($kept); its cpuset.cpus widened: demoted (policy $(policy_of $hold_pid))" \
+		'[ $kept = 1 ] && demoted $hold_pid'
+	unhold
+	hold $CPU
+	echo $hold_pid > $CG/both/cgroup.procs
+	ktap_check "cgroup v2: moved into a cpuset of CPUs 0-$CPU: demoted (policy $(policy_of $hold_pid)), CPU $CPU free" \
+		'demoted $hold_pid'
+	unhold
+	# A partition takes CPU 1 away from the root cpuset and its tasks.
+	hold $CPU
+	echo $CPU > $CG/one/cpuset.cpus
+	# A partition's CPUs must be exclusive among its siblings.
+	echo 0 > $CG/both/cpuset.cpus
+	echo root > $CG/one/cpuset.cpus.partition
+	part=$(cat $CG/one/cpuset.cpus.partition)
+	ktap_check "cgroup v2: CPU $CPU given to a partition: the root cpuset's thread demoted (policy $(policy_of $hold_pid), partition $part)" \
+		'[ "$part" = root ] && demoted $hold_pid'
+	unhold
+	echo member > $CG/one/cpuset.cpus.partition
+	wait_for "rmdir $CG/one $CG/both 2>/dev/null; [ ! -d $CG/one ] && [ ! -d $CG/both ]"
+	r=$("$NTT" try 0 $CPU 2>&1)
+	ktap_check "CPU $CPU admits a thread again after the cpuset tests ($r)" '[ "$r" = "OK policy=8" ]'
+	umount $CG
+else
+	for t in "into a cpuset of CPU $CPU alone" "moved into a cpuset of CPUs 0-$CPU" \
+		 "partition" "CPU admits again"; do
+		ktap_fail "cgroup v2: $t (cpuset controller unavailable)"
+	done
+fi
+
+# --- per-CPU work while the thread spins, with every grace setting ---------
+# lru_add_drain_all() (drop_caches) and schedule_on_each_cpu() (stat_refresh)
+# wait for a kworker on CPU 1: they must finish whatever the grace.
+for g in 10000 0 -1 2147483647; do
+	echo $g > $GRACE
+	hold spinhold $CPU
+	rm -f $T/pcw.done
+	(echo 1 > /proc/sys/vm/stat_refresh; echo 3 > /proc/sys/vm/drop_caches; echo ok > $T/pcw.done) &
+	w=$!
+	i=0; while [ ! -f $T/pcw.done ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	done_in=$i
+	spun=0; held $CPU && kill -0 $hold_pid 2>/dev/null && spun=1
+	unhold
+	wait $w
+	ktap_check "grace $g: stat_refresh and drop_caches finished while the thread spun (after ~$((done_in * 100)) ms, limit 10 s)" \
+		'[ $spun = 1 ] && [ $done_in -lt 100 ]'
+done
+echo 10000 > $GRACE
+
+# --- the bound on the wait of other tasks ------------------------------------
+# The tick period: HZ from jiffies over a second of CLOCK_MONOTONIC.
+jiffies() { sed -n 's/^jiffies: //p' /proc/timer_list | head -n 1; }
+j0=$(jiffies); t0=$(cut -d' ' -f1 /proc/uptime); sleep 1
+j1=$(jiffies); t1=$(cut -d' ' -f1 /proc/uptime)
+hz=$(awk -v j=$((j1 - j0)) -v t0=$t0 -v t1=$t1 'BEGIN {
+	r = j / (t1 - t0); best = 100
+	n = split("100 250 300 1000", h, " ")
+	for (i = 1; i <= n; i++) if ((r - h[i]) * (r - h[i]) < (r - best) * (r - best)) best = h[i]
+	print best }')
+tick_us=$((1000000 / hz))
+ktap_note "tick: HZ=$hz ($((j1 - j0)) jiffies in $t0..$t1 s), $tick_us us"
+# delays PATTERN_QUEUED PATTERN_RUN: microseconds from each queueing on CPU 1
+# to the start of what was queued, from $TR/trace
+delays() {
+	awk -v q="$1" -v r="$2" '
+	function us(line) { match(line, /[0-9]+\.[0-9]+:/); return substr(line, RSTART, RLENGTH - 1) * 1000000 }
+	$0 ~ q { t = us($0); next }
+	$0 ~ r && t { printf "%d\n", us($0) - t; t = 0 }' $TR/trace
+}
+"$NTT" delay $CPU 5 > $T/delay.out 2>&1 &
+traced "sched/sched_migrate_task sched/sched_switch" wait $!
+dump $T/delay.out
+for c in $(kv $T/delay.out contender); do
+	delays "sched_migrate_task: comm=ntt pid=$c .*dest_cpu=$CPU" "\\[00$CPU\\].*sched_switch:.*next_pid=$c "
+done > $T/delays
+bound=$((10000 + 2 * tick_us))
+ktap_note "SCHED_NORMAL task queued on CPU $CPU: ran after $(tr '\n' ' ' < $T/delays)us (bound $bound us)"
+ktap_check "each of 5 SCHED_NORMAL tasks queued on CPU $CPU ran within grace + 2 ticks ($bound us)" \
+	'[ "$(kv $T/delay.out ran)" = 5 ] && [ "$(grep -c . $T/delays)" = 5 ] &&
+	 [ "$(sort -n $T/delays | tail -n 1)" -le $bound ]'
+for g in 10000 -1; do
+	echo $g > $GRACE
+	hold spinhold $CPU
+	traced "workqueue/workqueue_queue_work workqueue/workqueue_execute_start" \
+		sh -c 'for i in 1 2 3; do echo 1 > /proc/sys/vm/stat_refresh; sleep 0.1; done'
+	spun=0; held $CPU && kill -0 $hold_pid 2>/dev/null && spun=1
+	unhold
+	delays "workqueue_queue_work:.*function=refresh_vm_stats .*req_cpu=$CPU cpu=$CPU" \
+		"\\[00$CPU\\].*workqueue_execute_start:.*function refresh_vm_stats" > $T/kw
+	kbound=$bound
+	ktap_note "grace $g: vmstat kworker on CPU $CPU ran after $(tr '\n' ' ' < $T/kw)us (bound $kbound us)"
+	ktap_check "grace $g: each of 3 per-CPU kworkers (stat_refresh) ran within 10 ms + 2 ticks ($kbound us)" \
+		'[ $spun = 1 ] && [ "$(grep -c . $T/kw)" = 3 ] && [ "$(sort -n $T/kw | tail -n 1)" -le $kbound ]'
+done
+echo 10000 > $GRACE
+
+# --- exiting threads are never admitted (last: a leak owns CPU 1 for good)
+"$NTT" zombie $CPU > $T/zombie 2>&1
+dump $T/zombie
+ktap_check "zombie group leader (state $(kv $T/zombie leader_state)): refused with ESRCH, CPU $CPU stays free ($(kv $T/zombie leader_err))" \
+	'[ "$(kv $T/zombie leader_state)" = Z ] && [ "$(kv $T/zombie leader_err)" = ESRCH ] &&
+	 [ "$(kv $T/zombie leader_sysfs_pid)" = 0 ] && [ "$(kv $T/zombie leader_gone_sysfs_pid)" = 0 ]'
+ktap_check "unreaped zombie process: refused with ESRCH, CPU $CPU stays free ($(kv $T/zombie zombie_err))" \
+	'[ "$(kv $T/zombie zombie_state)" = Z ] && [ "$(kv $T/zombie zombie_err)" = ESRCH ] &&
+	 [ "$(kv $T/zombie zombie_sysfs_pid)" = 0 ] && [ "$(kv $T/zombie zombie_gone_sysfs_pid)" = 0 ]'
+echo 0 > $ONLINE 2>/dev/null; off=$(cat $ONLINE); echo 1 > $ONLINE 2>/dev/null
+r=$("$NTT" try 0 $CPU 2>&1)
+ktap_check "afterwards CPU $CPU goes offline (online=$off) and admits a new thread ($r)" \
+	'[ "$off" = 0 ] && [ "$(cat $ONLINE)" = 1 ] && [ "$r" = "OK policy=8" ]'
+
+dmesg > $T/dmesg
+ktap_check "no RCU stall reported in the kernel log" '! grep -qi "rcu.*stall" $T/dmesg'

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# SCHED_NOTICK on several CPUs at once (a 4-CPU guest): two and three
+# tickless CPUs side by side, admission races between CPUs, and a cpuset
+# that moves an admitted thread onto another owned CPU.
+. ../lib/ktap.sh
+. ../lib/nt.sh
+
+NTT=/tests/notick/ntt
+T=/tmp/notick-smp
+mkdir -p $T
+
+ktap_plan 9
+ktap_note "kernel $(uname -r); $(grep -c ^processor /proc/cpuinfo) CPUs; cmdline: $(cat /proc/cmdline)"
+
+echo 0 > /proc/sys/kernel/watchdog_cpumask 2>/dev/null
+echo 1 > /proc/irq/default_smp_affinity 2>/dev/null
+for f in /proc/irq/[0-9]*/smp_affinity; do echo 1 > $f 2>/dev/null; done
+policy_of() { awk '{print $41}' /proc/$1/stat 2>/dev/null; }
+pid_of_cpu() { cat /sys/devices/system/cpu/cpu$1/notick/pid; }
+
+ktap_check "4 CPUs online" '[ "$(grep -c ^processor /proc/cpuinfo)" = 4 ]'
+
+# --- two, then three tickless CPUs side by side ----------------------------
+"$NTT" multi 3 1 2 > $T/multi2 2>&1
+dump $T/multi2
+ktap_check "two SCHED_NOTICK threads (CPUs 1, 2): 0 LOC on each after 100 ms ($(kv $T/multi2 loc_delta_1), $(kv $T/multi2 loc_delta_2) in 3 s)" \
+	'[ "$(kv $T/multi2 loc_delta_1)" = 0 ] && [ "$(kv $T/multi2 loc_delta_2)" = 0 ] &&
+	 [ "$(kv $T/multi2 cpu_seen_1)" = 1 ] && [ "$(kv $T/multi2 cpu_seen_2)" = 2 ]'
+"$NTT" multi 3 1 2 3 > $T/multi3 2>&1
+dump $T/multi3
+ktap_check "three SCHED_NOTICK threads (CPUs 1-3): 0 LOC on each after 100 ms ($(kv $T/multi3 loc_delta_1), $(kv $T/multi3 loc_delta_2), $(kv $T/multi3 loc_delta_3) in 3 s)" \
+	'[ "$(kv $T/multi3 loc_delta_1)" = 0 ] && [ "$(kv $T/multi3 loc_delta_2)" = 0 ] &&
+	 [ "$(kv $T/multi3 loc_delta_3)" = 0 ] && [ "$(kv $T/multi3 cpu_seen_3)" = 3 ]'
+
+# --- admission races from two CPUs ----------------------------------------
+"$NTT" race 1 1000 2 3 > $T/race 2>&1
+dump $T/race
+ktap_check "1000 rounds of two admissions for CPU 1 from CPUs 2 and 3: one winner and one EBUSY each time ($(kv $T/race one_winner))" \
+	'[ "$(kv $T/race one_winner)" = 1000 ] && [ "$(kv $T/race sysfs_pid)" = 0 ]'
+
+# --- a cpuset moves an admitted thread onto another owned CPU --------------
+CG=/sys/fs/cgroup
+mkdir -p $CG
+if mount -t cgroup2 none $CG && echo +cpuset > $CG/cgroup.subtree_control; then
+	mkdir $CG/two
+	echo 2 > $CG/two/cpuset.cpus
+	"$NTT" hold 1 > $T/a 2>&1 & a=$!
+	"$NTT" spinhold 2 > $T/b 2>&1 & b=$!
+	wait_for "grep -q ADMITTED $T/a && grep -q ADMITTED $T/b"
+	ktap_check "threads admitted on CPUs 1 and 2 ($(pid_of_cpu 1), $(pid_of_cpu 2))" \
+		'[ "$(pid_of_cpu 1)" = $a ] && [ "$(pid_of_cpu 2)" = $b ]'
+	echo $a > $CG/two/cgroup.procs
+	sleep 0.5
+	ktap_check "CPU 1's thread moved into a cpuset of CPU 2: demoted (policy $(policy_of $a)), CPU 1 free" \
+		'[ -d /proc/$a ] && [ "$(policy_of $a)" = 0 ] && [ "$(pid_of_cpu 1)" = 0 ]'
+	u0=$(awk '{print $14}' /proc/$b/stat); sleep 1; u1=$(awk '{print $14}' /proc/$b/stat)
+	ktap_check "CPU 2's thread still owns CPU 2 and runs (policy $(policy_of $b), utime $u0 -> $u1)" \
+		'[ "$(policy_of $b)" = 8 ] && [ "$(pid_of_cpu 2)" = $b ] && [ "$u1" -gt "$u0" ]'
+	kill -9 $a $b; wait $a $b 2>/dev/null
+	wait_for '[ "$(pid_of_cpu 2)" = 0 ]'
+	ktap_check "both released (CPU 1: $(pid_of_cpu 1), CPU 2: $(pid_of_cpu 2))" \
+		'[ "$(pid_of_cpu 1)" = 0 ] && [ "$(pid_of_cpu 2)" = 0 ]'
+	wait_for "rmdir $CG/two 2>/dev/null; [ ! -d $CG/two ]"
+	umount $CG
+else
+	for t in "admitted on 1 and 2" "moved onto CPU 2: demoted" "CPU 2's thread runs" "released"; do
+		ktap_fail "cpuset: $t (cpuset controller unavailable)"
+	done
+fi
+
+dmesg > $T/dmesg
+ktap_check "no RCU stall reported in the kernel log" '! grep -qi "rcu.*stall" $T/dmesg'
