@@ -5,12 +5,20 @@
 #   tests/harness.sh [-f FLAVOUR] [SUITE...]
 # Guest suites are the directories tests/guest/<suite>/ that have a run.sh;
 # optional files there: timeout (seconds, default 300), cmdline (extra
-# kernel arguments for the suite's boot) and cpus (the guest's CPU count,
-# default 2).  Host tests: each tool's `make check` and every
+# kernel arguments for the suite's boot), cpus (QEMU's -smp argument,
+# default 2) and shutdown (extended regular expressions, one per line, that
+# the console must show after the end of the suite, while the guest shuts
+# down; each is a test).  Host tests: each tool's `make check` and every
 # tests/host/*.sh, all printing TAP.
-# A suite's boot fails when the guest panics, hangs past its time limit,
+# A suite's boot fails when the guest panics, hangs past its time limit
+# (also after the end of the suite: the guest must shut down by itself),
 # stops before the end of its plan, or logs a kernel warning; its console
 # log is kept in build/test/<suite>/console.log.
+# A suite may span kexecs (tests/guest/lib/kexec.sh): its KTAP is the
+# stream of every kernel it runs; each stage announced by "# notick: kexec
+# to stage N" must start ("# notick: stage N of suite S"). A crash the suite
+# asks for (a console line "notick: crash expected") is not held against
+# it, up to the banner of the kernel that boots next.
 set -uo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 
@@ -97,7 +105,7 @@ run_guest_suite() {
 	[ -f "$TOP/tests/guest/$s/cpus" ] && cpus=$(cat "$TOP/tests/guest/$s/cpus")
 	# cmdline: extra kernel arguments for this suite's boot, if any
 	[ -f "$TOP/tests/guest/$s/cmdline" ] && read -ra args < "$TOP/tests/guest/$s/cmdline"
-	say "suite $s: booting ($flavour kernel, $cpus CPUs${args[*]:+, ${args[*]}}, limit ${limit}s)"
+	say "suite $s: booting ($flavour kernel, -smp $cpus${args[*]:+, ${args[*]}}, limit ${limit}s)"
 	"$TOP/qemu/boot.sh" -f "$flavour" -s "$s" -o "$out" -t "$limit" -c "$cpus" -- "${args[@]}"
 	rc=$?
 	tr -d '\r' < "$out/ktap.log" > "$out/ktap.txt" 2>/dev/null || : > "$out/ktap.txt"
@@ -109,6 +117,25 @@ run_guest_suite() {
 		result FAIL "$s: guest finished the suite" "$why; see ${out#"$TOP"/}/console.log"
 	elif [ -z "$ktap_plan" ] || [ "$ktap_count" != "$ktap_plan" ]; then
 		result FAIL "$s: KTAP plan" "planned ${ktap_plan:-none}, ran $ktap_count"
+	elif [ $rc = 124 ]; then
+		result FAIL "$s: guest shut down after the suite" "killed after ${limit}s; see ${out#"$TOP"/}/console.log"
+	fi
+	local n
+	for n in $(sed -nE 's/^# notick: (kexec|crash) to stage ([0-9]+).*/\2/p' "$out/ktap.txt"); do
+		grep -q "^# notick: stage $n of suite $s\$" "$out/ktap.txt" ||
+			result FAIL "$s: stage $n booted" "no stage $n after the kexec; see ${out#"$TOP"/}/console.log"
+	done
+	if [ -f "$TOP/tests/guest/$s/shutdown" ]; then
+		local re after
+		after=$(sed -n '/^notick: end of suite /,$p' "$out/console.log" 2>/dev/null)
+		while IFS= read -r re; do
+			case "$re" in ''|'#'*) continue ;; esac
+			if grep -qE -- "$re" <<< "$after"; then
+				result PASS "$s: shutdown: $re"
+			else
+				result FAIL "$s: shutdown: $re" "not in the console after the suite"
+			fi
+		done < "$TOP/tests/guest/$s/shutdown"
 	fi
 	if [ "$s" = smoke ]; then
 		parse_ktap "kunit" < <(parse_kunit kunit "$out/console.log")
@@ -120,7 +147,9 @@ run_guest_suite() {
 		result FAIL "$s: KUnit in this boot" "see console.log"
 	fi
 	local bad
-	bad=$(grep -aE "$BAD_KMSG" "$out/console.log" 2>/dev/null | head -n 3)
+	# An expected crash, up to the banner of the kernel booted after it.
+	bad=$(awk '/notick: crash expected/ { skip = 1 } /Linux version / { skip = 0 } !skip' \
+		"$out/console.log" 2>/dev/null | grep -aE "$BAD_KMSG" | head -n 3)
 	if [ -n "$bad" ]; then
 		result FAIL "$s: kernel log clean" "$(head -n 1 <<< "$bad" | cut -c1-160)"
 		printf '       %s\n' "$bad"
