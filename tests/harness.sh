@@ -8,7 +8,7 @@
 # kernel arguments for the suite's boot), cpus (QEMU's -smp argument,
 # default 2) and shutdown (extended regular expressions, one per line, that
 # the console must show after the end of the suite, while the guest shuts
-# down; each is a test).  Host tests: each tool's `make check` and every
+# down, or must not show when the line starts with "!"; each is a test).  Host tests: each tool's `make check` and every
 # tests/host/*.sh, all printing TAP.
 # A suite's boot fails when the guest panics, hangs past its time limit
 # (also after the end of the suite: the guest must shut down by itself),
@@ -129,12 +129,21 @@ run_guest_suite() {
 		local re after
 		after=$(sed -n '/^notick: end of suite /,$p' "$out/console.log" 2>/dev/null)
 		while IFS= read -r re; do
-			case "$re" in ''|'#'*) continue ;; esac
-			if grep -qE -- "$re" <<< "$after"; then
-				result PASS "$s: shutdown: $re"
-			else
-				result FAIL "$s: shutdown: $re" "not in the console after the suite"
-			fi
+			case "$re" in
+			''|'#'*) continue ;;
+			'!'*)	# must not be there
+				if grep -qE -- "${re#!}" <<< "$after"; then
+					result FAIL "$s: shutdown: not ${re#!}" "$(grep -E -- "${re#!}" <<< "$after" | head -n 1 | cut -c1-120)"
+				else
+					result PASS "$s: shutdown: not ${re#!}"
+				fi ;;
+			*)
+				if grep -qE -- "$re" <<< "$after"; then
+					result PASS "$s: shutdown: $re"
+				else
+					result FAIL "$s: shutdown: $re" "not in the console after the suite"
+				fi ;;
+			esac
 		done < "$TOP/tests/guest/$s/shutdown"
 	fi
 	if [ "$s" = smoke ]; then

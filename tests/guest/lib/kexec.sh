@@ -8,11 +8,14 @@
 #       into it at once: returns (status 1) only if that failed. With -p,
 #       load it as the crash kernel (without crashkernel=) and return its
 #       status: load it right before the crash, as the KTAP count is fixed.
+#   kexec_opts
+#       More options for kexec's load, e.g. --mem-max=ADDR (kexec_stage).
 #   kexec_crash
 #       Panic through sysrq; the harness ignores the crash report between
 #       the "notick: crash expected" console line and the next kernel's
 #       banner.
 kexec_initrd=/tmp/kexec-initrd.cpio
+kexec_opts=
 
 kexec_stage() {
 	local next=$1 crash= base arg args=
@@ -29,7 +32,7 @@ kexec_stage() {
 		args="$args $arg"
 	done
 	args="${args# } notick.stage=$next notick.ktap=$KTAP_N $*"
-	kexec ${crash:--l} /boot/bzImage --initrd=$kexec_initrd \
+	kexec ${crash:--l} $kexec_opts /boot/bzImage --initrd=$kexec_initrd \
 		--command-line="$args" > /tmp/kexec.log 2>&1 || return 1
 	[ -n "$crash" ] && { echo "$next" > /tmp/kexec-crash-stage; return 0; }
 	echo "# notick: kexec to stage $next"

@@ -15,7 +15,11 @@
  *   osctl fwq FILE              read u64 FWQ results; prints
  *                               "bytes=B n=N zero=Z min=A max=B"
  *   osctl shm CPU               prints "status=S samples_done=N messages=M
- *                               gaps_done=G gaps_lost=L fwq_done=F"
+ *                               gaps_done=G gaps_lost=L fwq_done=F loops=P"
+ *   osctl phys CPU              prints the physical address of the loops
+ *                               counter in CPU's shared memory (pagemap)
+ *   osctl peek ADDR             prints the u64 at physical address ADDR,
+ *                               read through /dev/mem
  *   osctl ring CPU N            send N words through the in ring, check that
  *                               each comes back + 1 on the out ring, in order
  *   osctl send CPU WORD         send one word, check its answer
@@ -240,6 +244,55 @@ static int do_attach(unsigned int cpu, int private)
 	return 0;
 }
 
+/* Physical address of a mapped user address, from /proc/self/pagemap. */
+static int do_phys(const volatile void *p)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t va = (uintptr_t)p;
+	uint64_t entry;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0) {
+		perror("/proc/self/pagemap");
+		return 2;
+	}
+	if (pread(fd, &entry, sizeof(entry), va / page * sizeof(entry)) !=
+	    sizeof(entry)) {
+		perror("pagemap");
+		close(fd);
+		return 2;
+	}
+	close(fd);
+	/* Bit 63: present; bits 0-54: the page frame (0 without privilege). */
+	if (!(entry >> 63) || !(entry & ((1ull << 55) - 1))) {
+		fprintf(stderr, "no page frame for %#lx\n", (unsigned long)va);
+		return 2;
+	}
+	printf("%#" PRIx64 "\n",
+	       (uint64_t)((entry & ((1ull << 55) - 1)) * page + va % page));
+	return 0;
+}
+
+/* The u64 at a physical address, read through /dev/mem. */
+static int do_peek(uint64_t addr)
+{
+	uint64_t v;
+	int fd = open("/dev/mem", O_RDONLY);
+
+	if (fd < 0) {
+		perror("/dev/mem");
+		return 2;
+	}
+	if (pread(fd, &v, sizeof(v), addr) != sizeof(v)) {
+		perror("/dev/mem");
+		close(fd);
+		return 2;
+	}
+	close(fd);
+	printf("%" PRIu64 "\n", v);
+	return 0;
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -330,15 +383,25 @@ int main(int argc, char **argv)
 		if (!shm)
 			return 2;
 		printf("status=%u samples_done=%u messages=%" PRIu64
-		       " gaps_done=%u gaps_lost=%" PRIu64 " fwq_done=%u\n",
+		       " gaps_done=%u gaps_lost=%" PRIu64 " fwq_done=%u"
+		       " loops=%" PRIu64 "\n",
 		       __atomic_load_n(&shm->status, __ATOMIC_ACQUIRE),
 		       __atomic_load_n(&shm->samples_done, __ATOMIC_ACQUIRE),
 		       (uint64_t)__atomic_load_n(&shm->messages, __ATOMIC_RELAXED),
 		       __atomic_load_n(&shm->gaps_done, __ATOMIC_ACQUIRE),
 		       (uint64_t)__atomic_load_n(&shm->gaps_lost, __ATOMIC_RELAXED),
-		       __atomic_load_n(&shm->fwq_done, __ATOMIC_ACQUIRE));
+		       __atomic_load_n(&shm->fwq_done, __ATOMIC_ACQUIRE),
+		       (uint64_t)__atomic_load_n(&shm->loops, __ATOMIC_RELAXED));
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "phys")) {
+		shm = map_shm(strtoul(argv[2], NULL, 0));
+		if (!shm)
+			return 2;
+		return do_phys(&shm->loops);
+	}
+	if (argc == 3 && !strcmp(argv[1], "peek"))
+		return do_peek(strtoull(argv[2], NULL, 0));
 	if (argc == 4 && !strcmp(argv[1], "ring")) {
 		shm = map_shm(strtoul(argv[2], NULL, 0));
 		if (!shm)

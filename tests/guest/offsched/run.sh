@@ -4,9 +4,17 @@
 # the ftq and echo services on CPU 1 through sysfs and /dev/offsched.
 . ../lib/ktap.sh
 
-ktap_plan 117
+ktap_plan 131
 
 . ./lib.sh
+. ../lib/kexec.sh
+. ./kexec.sh
+
+# Stages 2 and 3 run in kernels kexec'd into at the end of stage 1 and 2.
+case ${NOTICK_STAGE:-1} in
+2) kexec_stage2; exit 0 ;;
+3) kexec_stage3; exit 0 ;;
+esac
 
 ktap_note "kernel $(uname -r)"
 
@@ -334,3 +342,6 @@ got=$($ctl rmmod offsched_mgr)
 ktap_check "rmmod after the stop succeeds ($got)" \
 	'[ "$got" = OK ] && [ ! -e $C1 ] && [ ! -e /dev/offsched ]'
 ktap_check "CPU 1 online after unload" '[ "$(cat $SYS/online)" = 0-1 ]'
+
+# --- kexec into stages 2 and 3 (./kexec.sh) -------------------------------------
+kexec_stage1
