@@ -4,7 +4,7 @@
 # the ftq and echo services on CPU 1 through sysfs and /dev/offsched.
 . ../lib/ktap.sh
 
-ktap_plan 131
+ktap_plan 136
 
 . ./lib.sh
 . ../lib/kexec.sh
@@ -291,6 +291,9 @@ ktap_check "20 more 'now offline and OFFSCHED' messages" \
 	'[ "$(offsched_lines)" = $((n0 + 20)) ]'
 ktap_check "no warning in dmesg so far" \
 	'! dmesg | grep -E -q "WARNING:|BUG:|possible circular|inconsistent lock|RCU used illegally|suspicious RCU"'
+
+# --- start and stop racing with writes to cpu1/online (./race.sh) ----------
+. ./race.sh
 
 # --- onlining through the CPU's own online file stops the service too -------
 expect "start echo again" $C1/control start OK
