@@ -64,7 +64,7 @@ for d in "${suites[@]}"; do
 		case "$f" in
 		*.c) gcc $CFLAGS -o "$root/tests/$s/$(basename "$f" .c)" "$f" ||
 			die "cannot compile ${f#"$TOP"/}" ;;
-		*.h|*/timeout|*/cmdline|*/cpus|*/shutdown) ;;
+		*.h|*/timeout|*/cmdline|*/cpus|*/cpu|*/shutdown) ;;
 		*) cp "$f" "$root/tests/$s/" ;;
 		esac
 	done

@@ -6,7 +6,7 @@
 # Guest suites are the directories tests/guest/<suite>/ that have a run.sh;
 # optional files there: timeout (seconds, default 300), cmdline (extra
 # kernel arguments for the suite's boot), cpus (QEMU's -smp argument,
-# default 2) and shutdown (extended regular expressions, one per line, that
+# default 2), cpu (QEMU's CPU model, default max) and shutdown (extended regular expressions, one per line, that
 # the console must show after the end of the suite, while the guest shuts
 # down, or must not show when the line starts with "!"; each is a test).  Host tests: each tool's `make check` and every
 # tests/host/*.sh, all printing TAP.
@@ -98,15 +98,16 @@ parse_kunit() {
 }
 
 run_guest_suite() {
-	local s=$1 out=$BUILD/test/$s limit=300 cpus=2 rc
+	local s=$1 out=$BUILD/test/$s limit=300 cpus=2 cpu=max rc
 	[ -f "$TOP/tests/guest/$s/run.sh" ] || { result FAIL "$s: no such suite"; return; }
 	local args=()
 	[ -f "$TOP/tests/guest/$s/timeout" ] && limit=$(cat "$TOP/tests/guest/$s/timeout")
 	[ -f "$TOP/tests/guest/$s/cpus" ] && cpus=$(cat "$TOP/tests/guest/$s/cpus")
+	[ -f "$TOP/tests/guest/$s/cpu" ] && cpu=$(cat "$TOP/tests/guest/$s/cpu")
 	# cmdline: extra kernel arguments for this suite's boot, if any
 	[ -f "$TOP/tests/guest/$s/cmdline" ] && read -ra args < "$TOP/tests/guest/$s/cmdline"
-	say "suite $s: booting ($flavour kernel, -smp $cpus${args[*]:+, ${args[*]}}, limit ${limit}s)"
-	"$TOP/qemu/boot.sh" -f "$flavour" -s "$s" -o "$out" -t "$limit" -c "$cpus" -- "${args[@]}"
+	say "suite $s: booting ($flavour kernel, -cpu $cpu -smp $cpus${args[*]:+, ${args[*]}}, limit ${limit}s)"
+	"$TOP/qemu/boot.sh" -f "$flavour" -s "$s" -o "$out" -t "$limit" -c "$cpus" -C "$cpu" -- "${args[@]}"
 	rc=$?
 	tr -d '\r' < "$out/ktap.log" > "$out/ktap.txt" 2>/dev/null || : > "$out/ktap.txt"
 	parse_ktap "$s" < "$out/ktap.txt"

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # Writes to control racing with writes to cpu1/online (sourced by run.sh;
-# 5 tests). Each round starts echo while another process takes CPU 1
+# 4 tests). Each round starts echo while another process takes CPU 1
 # offline, then stops it while another takes CPU 1 offline again. Whoever
 # wins, the outcome must be consistent: a start that succeeded runs the
 # service (the kernel says "now offline and OFFSCHED" once), a refused
 # start left nothing registered and no callback running; a stop that
 # succeeded leaves the callback unregistered; nothing is left pinning the
-# module.
+# module. Which write wins is up to the scheduler: the counts are noted,
+# not judged (the start refused on an offline CPU is tested on its own).
 RACE_ROUNDS=${RACE_ROUNDS:-30}
 
 refcnt() { cat /sys/module/offsched_mgr/refcnt; }
@@ -61,8 +62,6 @@ ktap_check "$RACE_ROUNDS starts racing with an offline: each outcome consistent 
 	'[ -z "$bad_start" ]'
 ktap_check "the stops racing with an offline: each outcome consistent (bad:${bad_stop:- none})" \
 	'[ -z "$bad_stop" ]'
-ktap_check "both outcomes of the start happened (won $won, lost $lost)" \
-	'[ $won -gt 0 ] && [ $lost -gt 0 ]'
 ktap_check "afterwards CPU 1 online, nothing registered, module reference back ($(refcnt), was $ref0)" \
 	'[ "$(cat $ONLINE1)" = 1 ] && [ "$(cat $C1/state)" != running ] &&
 	 [ "$(cat $C1/state)" != armed ] && [ "$(refcnt)" = "$ref0" ]'

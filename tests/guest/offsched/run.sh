@@ -4,7 +4,7 @@
 # the ftq and echo services on CPU 1 through sysfs and /dev/offsched.
 . ../lib/ktap.sh
 
-ktap_plan 136
+ktap_plan 140
 
 . ./lib.sh
 . ../lib/kexec.sh
@@ -336,6 +336,9 @@ ktap_check "CPU 1 online, echo stopped with 1012 messages" \
 	'[ "$(cat $ONLINE1)" = 1 ] && [ "$(cat $C1/state)" = stopped ] &&
 	 [ "$(field messages "$($ctl shm 1)")" = 1012 ]'
 echo 2000 > /sys/module/offsched/parameters/stop_timeout_ms
+
+# --- waiting for a deaf service holds no CPU hotplug lock (./lockwait.sh) ---
+. ./lockwait.sh
 
 # --- suspend and hibernation ---------------------------------------------------
 . ./pm.sh
