@@ -9,9 +9,10 @@
  *   osctl attach CPU            OFFSCHED_IOC_ATTACH; prints OK or errno name
  *   osctl private CPU           attach, then mmap(MAP_PRIVATE); same output
  *   osctl gaps FILE START END   read u64 (start, end) gap pairs; prints
- *                               "bytes=B n=N bad=X unordered=Y": X pairs
- *                               not START <= start < end <= END, Y pairs
- *                               that start before the previous one ended
+ *                               "bytes=B n=N bad=X unordered=Y last=S,E":
+ *                               X pairs not START <= start < end <= END, Y
+ *                               pairs that start before the previous one
+ *                               ended, S,E the last pair (0,0 if none)
  *   osctl fwq FILE              read u64 FWQ results; prints
  *                               "bytes=B n=N zero=Z min=A max=B"
  *   osctl shm CPU               prints "status=S samples_done=N messages=M
@@ -20,6 +21,8 @@
  *                               counter in CPU's shared memory (pagemap)
  *   osctl peek ADDR             prints the u64 at physical address ADDR,
  *                               read through /dev/mem
+ *   osctl setq CPU CYCLES       write CYCLES to quantum_cycles in CPU's
+ *                               shared memory, as any user could
  *   osctl ring CPU N            send N words through the in ring, check that
  *                               each comes back + 1 on the out ring, in order
  *   osctl send CPU WORD         send one word, check its answer
@@ -130,6 +133,7 @@ static int do_results(const char *file)
 static int do_gaps(const char *file, uint64_t start, uint64_t end)
 {
 	uint64_t pair[2], n = 0, bytes = 0, bad = 0, unordered = 0, prev = 0;
+	uint64_t last[2] = { 0, 0 };
 	FILE *f = fopen(file, "r");
 	size_t got;
 
@@ -147,10 +151,13 @@ static int do_gaps(const char *file, uint64_t start, uint64_t end)
 		if (pair[0] < prev)
 			unordered++;
 		prev = pair[1];
+		last[0] = pair[0];
+		last[1] = pair[1];
 	}
 	fclose(f);
 	printf("bytes=%" PRIu64 " n=%" PRIu64 " bad=%" PRIu64
-	       " unordered=%" PRIu64 "\n", bytes, n, bad, unordered);
+	       " unordered=%" PRIu64 " last=%" PRIu64 ",%" PRIu64 "\n",
+	       bytes, n, bad, unordered, last[0], last[1]);
 	return 0;
 }
 
@@ -399,6 +406,14 @@ int main(int argc, char **argv)
 		if (!shm)
 			return 2;
 		return do_phys(&shm->loops);
+	}
+	if (argc == 4 && !strcmp(argv[1], "setq")) {
+		shm = map_shm(strtoul(argv[2], NULL, 0));
+		if (!shm)
+			return 2;
+		shm->quantum_cycles = strtoull(argv[3], NULL, 0);
+		puts("OK");
+		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "peek"))
 		return do_peek(strtoull(argv[2], NULL, 0));

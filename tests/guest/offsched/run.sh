@@ -4,7 +4,7 @@
 # the ftq and echo services on CPU 1 through sysfs and /dev/offsched.
 . ../lib/ktap.sh
 
-ktap_plan 140
+ktap_plan 151
 
 . ./lib.sh
 . ../lib/kexec.sh
@@ -64,7 +64,7 @@ ktap_check "ftq defaults: gap_ns 2000, fwq_work 100000, fwq_reps 1000 ($(cat $C1
 ktap_check "nothing recorded before the first run ($(cat $C1/run_tsc))" \
 	'[ "$(cat $C1/gaps_done)" = 0 ] && [ "$(cat $C1/gaps_lost)" = 0 ] &&
 	 [ "$(cat $C1/fwq_done)" = 0 ] && [ "$(cat $C1/run_tsc)" = "0 0" ] &&
-	 [ "$($ctl gaps $C1/gaps 0 0)" = "bytes=0 n=0 bad=0 unordered=0" ] &&
+	 [ "$($ctl gaps $C1/gaps 0 0)" = "bytes=0 n=0 bad=0 unordered=0 last=0,0" ] &&
 	 [ "$(field bytes "$($ctl fwq $C1/fwq)")" = 0 ]'
 expect "gap threshold below 100 ns is refused" $C1/gap_ns 99 ERANGE
 expect "gap threshold above 1 s is refused" $C1/gap_ns 1000000001 ERANGE
@@ -129,7 +129,13 @@ if dmesg | grep -q "could not calculate TSC khz"; then
 		"gaps of a stopped run" "start a long FWQ" \
 		"samples_done incomplete during FWQ" "stop during FWQ" \
 		"FWQ returned on request" "start ftq without FWQ" \
-		"run without FWQ complete" "stop the run without FWQ"; do
+		"run without FWQ complete" "stop the run without FWQ" \
+		"start with quantum_ns 250000" "run completes" \
+		"TSC span is samples x quantum" "online: armed again" \
+		"user space halves quantum_cycles" "offline: runs again" \
+		"second span still samples x quantum" "stop" \
+		"start 10 quanta of 1 s" "stop within stop_timeout_ms" \
+		"quantum cut short not recorded"; do
 		ktap_skip "ftq: $d" "TSC frequency unknown (no PM timer or HPET)"
 	done
 else
@@ -263,6 +269,9 @@ else
 	expect "stop the run without FWQ" $C1/control stop OK
 	$ctl write $C1/fwq_reps 1000 > /dev/null
 	$ctl write $C1/fwq_work 100000 > /dev/null
+
+	# --- the quantum is the kernel's; a stop cuts a quantum short ----------
+	. ./ftqparams.sh
 fi
 
 # --- 20 start -> run -> stop -> online cycles, with echo ----------------------
