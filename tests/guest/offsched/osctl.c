@@ -26,6 +26,16 @@
  *   osctl ring CPU N            send N words through the in ring, check that
  *                               each comes back + 1 on the out ring, in order
  *   osctl send CPU WORD         send one word, check its answer
+ *   osctl fill CPU              fill the out ring (256 words unread), then
+ *                               the in ring (256 more), check that the
+ *                               service takes no more while out is full and
+ *                               counts it (ring_full), then read all 512
+ *                               answers: each w + 1, in order, once. Prints
+ *                               "OK full=F messages=M" or "FAIL ..."
+ *   osctl hold CPU              map CPU's shared memory, print "status=S
+ *                               messages=M start_tsc=T" from it, wait for a
+ *                               line on stdin, print the same again from the
+ *                               same mapping and exit
  *
  * Exit status: 0 when the command ran (whatever errno it reports), 1 when a
  * ring check failed, 2 on usage or setup errors.
@@ -366,6 +376,112 @@ static int ring_exchange(struct offsched_shm *shm, uint64_t first, uint64_t n,
 	return 0;
 }
 
+/* Ring counter loads and stores, as in <uapi/linux/offsched.h>. */
+static uint32_t ring_load(uint32_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static void ring_store(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+/* Poll @cond for up to 60 s (a safety bound only). */
+#define POLL(cond) ({							\
+	uint64_t _t0 = now_ns();					\
+	while (!(cond) && now_ns() - _t0 < 60000000000ull)		\
+		;							\
+	(cond);								\
+})
+
+static int do_fill(struct offsched_shm *shm)
+{
+	struct offsched_ring *in = &shm->in, *out = &shm->out;
+	const uint32_t n = OFFSCHED_RING_SIZE;
+	uint32_t in0 = ring_load(&in->head), out0 = ring_load(&out->tail);
+	uint64_t base = 0x5eed0000, m0, full0, full1, i;
+
+	if (ring_load(&out->head) != out0 || ring_load(&in->tail) != in0) {
+		puts("FAIL rings not empty");
+		return 1;
+	}
+	m0 = __atomic_load_n(&shm->messages, __ATOMIC_RELAXED);
+	/* 256 words, answered into out, which nobody reads: out is full. */
+	for (i = 0; i < n; i++) {
+		in->data[(in0 + i) % n] = base + i;
+		ring_store(&in->head, in0 + i + 1);
+	}
+	if (!POLL(ring_load(&out->head) - out0 == n &&
+		  ring_load(&in->tail) == in0 + n)) {
+		printf("FAIL out ring never filled (head %u tail %u)\n",
+		       ring_load(&out->head) - out0, ring_load(&in->tail) - in0);
+		return 1;
+	}
+	/* 256 more: in is full too, and the service must wait. */
+	for (i = n; i < 2 * n; i++) {
+		in->data[(in0 + i) % n] = base + i;
+		ring_store(&in->head, in0 + i + 1);
+	}
+	full0 = __atomic_load_n(&shm->ring_full, __ATOMIC_RELAXED);
+	if (!POLL(__atomic_load_n(&shm->ring_full, __ATOMIC_RELAXED) > full0 + 1000)) {
+		printf("FAIL the full-ring branch is not counted (ring_full %llu)\n",
+		       (unsigned long long)full0);
+		return 1;
+	}
+	full1 = __atomic_load_n(&shm->ring_full, __ATOMIC_RELAXED);
+	if (ring_load(&in->tail) != in0 + n || ring_load(&out->head) != out0 + n ||
+	    __atomic_load_n(&shm->messages, __ATOMIC_RELAXED) != m0 + n) {
+		puts("FAIL the service went on with out full");
+		return 1;
+	}
+	/* Read every answer: w + 1, in order, each once. */
+	for (i = 0; i < 2 * n; i++) {
+		uint64_t got;
+
+		if (!POLL(ring_load(&out->head) != out0 + i)) {
+			printf("FAIL no answer %llu\n", (unsigned long long)i);
+			return 1;
+		}
+		got = out->data[(out0 + i) % n];
+		ring_store(&out->tail, out0 + i + 1);
+		if (got != base + i + 1) {
+			printf("FAIL answer %llu: %#llx, want %#llx\n",
+			       (unsigned long long)i, (unsigned long long)got,
+			       (unsigned long long)(base + i + 1));
+			return 1;
+		}
+	}
+	if (!POLL(ring_load(&in->tail) == in0 + 2 * n) ||
+	    ring_load(&out->head) != out0 + 2 * n ||
+	    __atomic_load_n(&shm->messages, __ATOMIC_RELAXED) != m0 + 2 * n) {
+		puts("FAIL words lost or answered twice");
+		return 1;
+	}
+	printf("OK full=%llu messages=%llu\n", (unsigned long long)full1,
+	       (unsigned long long)(__atomic_load_n(&shm->messages,
+						    __ATOMIC_RELAXED) - m0));
+	return 0;
+}
+
+static int do_hold(struct offsched_shm *shm)
+{
+	char line[16];
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		if (pass && !fgets(line, sizeof(line), stdin))
+			return 2;
+		printf("status=%u messages=%llu start_tsc=%llu\n",
+		       __atomic_load_n(&shm->status, __ATOMIC_ACQUIRE),
+		       (unsigned long long)__atomic_load_n(&shm->messages,
+							   __ATOMIC_RELAXED),
+		       (unsigned long long)shm->start_tsc);
+		fflush(stdout);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct offsched_shm *shm;
@@ -428,6 +544,18 @@ int main(int argc, char **argv)
 		if (!shm)
 			return 2;
 		return ring_exchange(shm, strtoull(argv[3], NULL, 0), 1, 0);
+	}
+	if (argc == 3 && !strcmp(argv[1], "fill")) {
+		shm = map_shm(strtoul(argv[2], NULL, 0));
+		if (!shm)
+			return 2;
+		return do_fill(shm);
+	}
+	if (argc == 3 && !strcmp(argv[1], "hold")) {
+		shm = map_shm(strtoul(argv[2], NULL, 0));
+		if (!shm)
+			return 2;
+		return do_hold(shm);
 	}
 	fprintf(stderr, "usage: see the comment at the top of osctl.c\n");
 	return 2;

@@ -4,7 +4,7 @@
 # the ftq and echo services on CPU 1 through sysfs and /dev/offsched.
 . ../lib/ktap.sh
 
-ktap_plan 151
+ktap_plan 173
 
 . ./lib.sh
 . ../lib/kexec.sh
@@ -349,8 +349,17 @@ echo 2000 > /sys/module/offsched/parameters/stop_timeout_ms
 # --- waiting for a deaf service holds no CPU hotplug lock (./lockwait.sh) ---
 . ./lockwait.sh
 
+# --- full rings (./ring.sh) ------------------------------------------------------
+. ./ring.sh
+
 # --- suspend and hibernation ---------------------------------------------------
 . ./pm.sh
+
+# --- start on an offline CPU; start/stop cycles with readers (./cycles.sh) ---
+. ./cycles.sh
+
+# --- unloading refused while a service runs or a run is mapped (./unload.sh) --
+. ./unload.sh
 
 # --- unloading ----------------------------------------------------------------
 got=$($ctl rmmod offsched_mgr)
