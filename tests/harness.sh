@@ -11,19 +11,11 @@
 # A suite's boot fails when the guest panics, hangs past its time limit,
 # stops before the end of its plan, or logs a kernel warning; its console
 # log is kept in build/test/<suite>/console.log.
+# Sourced (tests/host/scripts.sh), it only defines its functions.
 set -uo pipefail
-. "$(dirname "$0")/../qemu/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../qemu/lib.sh"
 
 flavour=test
-if [ "${1:-}" = -f ]; then flavour=$2; shift 2; fi
-suites=("$@")
-if [ ${#suites[@]} = 0 ]; then
-	for d in "$TOP"/tests/guest/*/; do
-		[ -f "$d/run.sh" ] && suites+=("$(basename "$d")")
-	done
-	suites+=(host)
-fi
-
 pass=0 fail=0 skip=0 xfail=0
 result() {	# result PASS|FAIL|SKIP|XFAIL name [detail]
 	case $1 in
@@ -89,8 +81,12 @@ parse_kunit() {
 		}'
 }
 
+# boot ARGS...: qemu/boot.sh (a function, so that a test can replace it)
+boot() { "$TOP/qemu/boot.sh" "$@"; }
+
 run_guest_suite() {
-	local s=$1 out=$BUILD/test/$s limit=300 cpus=2 rc
+	local s=$1
+	local out=$BUILD/test/$s limit=300 cpus=2 rc
 	[ -f "$TOP/tests/guest/$s/run.sh" ] || { result FAIL "$s: no such suite"; return; }
 	local args=()
 	[ -f "$TOP/tests/guest/$s/timeout" ] && limit=$(cat "$TOP/tests/guest/$s/timeout")
@@ -98,7 +94,7 @@ run_guest_suite() {
 	# cmdline: extra kernel arguments for this suite's boot, if any
 	[ -f "$TOP/tests/guest/$s/cmdline" ] && read -ra args < "$TOP/tests/guest/$s/cmdline"
 	say "suite $s: booting ($flavour kernel, $cpus CPUs${args[*]:+, ${args[*]}}, limit ${limit}s)"
-	"$TOP/qemu/boot.sh" -f "$flavour" -s "$s" -o "$out" -t "$limit" -c "$cpus" -- "${args[@]}"
+	boot -f "$flavour" -s "$s" -o "$out" -t "$limit" -c "$cpus" -- "${args[@]}"
 	rc=$?
 	tr -d '\r' < "$out/ktap.log" > "$out/ktap.txt" 2>/dev/null || : > "$out/ktap.txt"
 	parse_ktap "$s" < "$out/ktap.txt"
@@ -160,11 +156,28 @@ run_host_tests() {
 	done
 }
 
-say "kernel $(cat "$BUILD/obj-$flavour/kernelrelease" 2>/dev/null) ($flavour), suites: ${suites[*]}"
-for s in "${suites[@]}"; do
-	if [ "$s" = host ]; then run_host_tests; else run_guest_suite "$s"; fi
-done
-[ $xfail -gt 0 ] && echo "($xfail known failure(s) marked TODO, counted as skipped)"
-skip=$((skip + xfail))
-if [ $skip -gt 0 ]; then echo "$pass passed, $fail failed, $skip skipped"; else echo "$pass passed, $fail failed"; fi
-[ $fail = 0 ]
+main() {
+	local s suites
+	if [ "${1:-}" = -f ]; then flavour=$2; shift 2; fi
+	suites=("$@")
+	if [ ${#suites[@]} = 0 ]; then
+		for s in "$TOP"/tests/guest/*/; do
+			[ -f "$s/run.sh" ] && suites+=("$(basename "$s")")
+		done
+		suites+=(host)
+	fi
+	# A Ctrl-C stops the whole run, not just the current step.
+	trap 'echo "interrupted" >&2; trap - INT; kill -INT $$' INT
+	trap 'trap - TERM; kill -TERM $$' TERM
+	say "kernel $(cat "$BUILD/obj-$flavour/kernelrelease" 2>/dev/null) ($flavour), suites: ${suites[*]}"
+	for s in "${suites[@]}"; do
+		if [ "$s" = host ]; then run_host_tests; else run_guest_suite "$s"; fi
+	done
+	[ $xfail -gt 0 ] && echo "($xfail known failure(s) marked TODO, counted as skipped)"
+	skip=$((skip + xfail))
+	if [ $skip -gt 0 ]; then echo "$pass passed, $fail failed, $skip skipped"; else echo "$pass passed, $fail failed"; fi
+	[ $fail = 0 ]
+}
+
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
+main "$@"
