@@ -5,9 +5,13 @@
 #   tests/harness.sh [-f FLAVOUR] [SUITE...]
 # Guest suites are the directories tests/guest/<suite>/ that have a run.sh;
 # optional files there: timeout (seconds, default 300), cmdline (extra
-# kernel arguments for the suite's boot) and cpus (the guest's CPU count,
-# default 2).  Host tests: each tool's `make check` and every
-# tests/host/*.sh, all printing TAP.
+# kernel arguments for the suite's boot), cpus (the guest's CPU count,
+# default 2) and kernels (one config fragment name a line, e.g.
+# notick-off: the suite boots once more on the kernel built with
+# qemu/kernel.sh -x NAME, built here only when the suite runs, with the
+# kernel argument notick.kernel=NAME; reported as SUITE[NAME]).  Host
+# tests: each tool's `make check` and every tests/host/*.sh, all printing
+# TAP.
 # A suite's boot fails when the guest panics, hangs past its time limit,
 # stops before the end of its plan, or logs a kernel warning; its console
 # log is kept in build/test/<suite>/console.log.
@@ -84,45 +88,71 @@ parse_kunit() {
 # boot ARGS...: qemu/boot.sh (a function, so that a test can replace it)
 boot() { "$TOP/qemu/boot.sh" "$@"; }
 
+# run_guest_suite SUITE [FRAG]: boot SUITE on the flavour's kernel, or on
+# the one built with the config fragment FRAG (results as SUITE[FRAG]).
 run_guest_suite() {
-	local s=$1
-	local out=$BUILD/test/$s limit=300 cpus=2 rc
+	local s=$1 frag=${2:-}
+	local out=$BUILD/test/$s limit=300 cpus=2 rc name=$s kernel=() kdesc=$flavour
 	[ -f "$TOP/tests/guest/$s/run.sh" ] || { result FAIL "$s: no such suite"; return; }
 	local args=()
 	[ -f "$TOP/tests/guest/$s/timeout" ] && limit=$(cat "$TOP/tests/guest/$s/timeout")
 	[ -f "$TOP/tests/guest/$s/cpus" ] && cpus=$(cat "$TOP/tests/guest/$s/cpus")
 	# cmdline: extra kernel arguments for this suite's boot, if any
 	[ -f "$TOP/tests/guest/$s/cmdline" ] && read -ra args < "$TOP/tests/guest/$s/cmdline"
-	say "suite $s: booting ($flavour kernel, $cpus CPUs${args[*]:+, ${args[*]}}, limit ${limit}s)"
-	boot -f "$flavour" -s "$s" -o "$out" -t "$limit" -c "$cpus" -- "${args[@]}"
+	if [ -n "$frag" ]; then
+		name="$s[$frag]" out=$BUILD/test/$s-$frag kernel=(-k "$flavour-$frag")
+		kdesc="$flavour-$frag" args+=("notick.kernel=$frag")
+	fi
+	say "suite $name: booting ($kdesc kernel, $cpus CPUs${args[*]:+, ${args[*]}}, limit ${limit}s)"
+	boot -f "$flavour" "${kernel[@]}" -s "$s" -o "$out" -t "$limit" -c "$cpus" -- "${args[@]}"
 	rc=$?
 	tr -d '\r' < "$out/ktap.log" > "$out/ktap.txt" 2>/dev/null || : > "$out/ktap.txt"
-	parse_ktap "$s" < "$out/ktap.txt"
+	parse_ktap "$name" < "$out/ktap.txt"
 	if ! grep -q "^# notick: end of suite $s" "$out/ktap.txt"; then
 		local why="exit $rc"
 		[ $rc = 124 ] && why="hung: killed after ${limit}s"
 		grep -q 'Kernel panic' "$out/console.log" 2>/dev/null && why="kernel panic"
-		result FAIL "$s: guest finished the suite" "$why; see ${out#"$TOP"/}/console.log"
+		result FAIL "$name: guest finished the suite" "$why; see ${out#"$TOP"/}/console.log"
 	elif [ -z "$ktap_plan" ] || [ "$ktap_count" != "$ktap_plan" ]; then
-		result FAIL "$s: KTAP plan" "planned ${ktap_plan:-none}, ran $ktap_count"
+		result FAIL "$name: KTAP plan" "planned ${ktap_plan:-none}, ran $ktap_count"
 	fi
-	if [ "$s" = smoke ]; then
+	if [ "$s" = smoke ] && [ -z "$frag" ]; then
 		parse_ktap "kunit" < <(parse_kunit kunit "$out/console.log")
 		if [ "$ktap_count" = 0 ] &&
 		   grep -q '^CONFIG_KUNIT=y' "$BUILD/obj-$flavour/.config"; then
 			result FAIL "kunit: built-in KUnit results in the console" "none found"
 		fi
 	elif parse_kunit kunit "$out/console.log" | grep -q '^not ok'; then
-		result FAIL "$s: KUnit in this boot" "see console.log"
+		result FAIL "$name: KUnit in this boot" "see console.log"
 	fi
 	local bad
 	bad=$(grep -aE "$BAD_KMSG" "$out/console.log" 2>/dev/null | head -n 3)
 	if [ -n "$bad" ]; then
-		result FAIL "$s: kernel log clean" "$(head -n 1 <<< "$bad" | cut -c1-160)"
+		result FAIL "$name: kernel log clean" "$(head -n 1 <<< "$bad" | cut -c1-160)"
 		printf '       %s\n' "$bad"
 	else
-		result PASS "$s: kernel log clean"
+		result PASS "$name: kernel log clean"
 	fi
+}
+
+# build_kernel FRAG: the flavour's kernel with qemu/config/FRAG.config
+# (a function, so that a test can replace it)
+build_kernel() { "$TOP/qemu/kernel.sh" -x "$1" "$flavour"; }
+
+# run_suite SUITE: its boot, then one per line of its kernels file
+run_suite() {
+	local s=$1 frag
+	run_guest_suite "$s"
+	[ -f "$TOP/tests/guest/$s/kernels" ] || return 0
+	while read -r frag; do
+		frag=${frag%%#*} frag=${frag//[[:space:]]/}
+		[ -n "$frag" ] || continue
+		if build_kernel "$frag" < /dev/null; then
+			run_guest_suite "$s" "$frag"
+		else
+			result FAIL "$s[$frag]: the $flavour-$frag kernel builds" "see build/obj-$flavour-$frag/build.log"
+		fi
+	done < "$TOP/tests/guest/$s/kernels"
 }
 
 run_host_tests() {
@@ -171,7 +201,7 @@ main() {
 	trap 'trap - TERM; kill -TERM $$' TERM
 	say "kernel $(cat "$BUILD/obj-$flavour/kernelrelease" 2>/dev/null) ($flavour), suites: ${suites[*]}"
 	for s in "${suites[@]}"; do
-		if [ "$s" = host ]; then run_host_tests; else run_guest_suite "$s"; fi
+		if [ "$s" = host ]; then run_host_tests; else run_suite "$s"; fi
 	done
 	[ $xfail -gt 0 ] && echo "($xfail known failure(s) marked TODO, counted as skipped)"
 	skip=$((skip + xfail))

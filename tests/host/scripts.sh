@@ -14,7 +14,7 @@ notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; sed 's/^/# /' "$tmp/err" 2> /dev/null | tail -n 5; fi; }
 
 echo "TAP version 13"
-echo "1..11"
+echo "1..14"
 
 # --- qemu/kernel.sh: a fragment option that does not stick ---
 # A fake kernel tree: "make tinyconfig" writes an empty .config and the
@@ -65,6 +65,36 @@ check "harness: a suite's logs go to build/test/SUITE whatever the caller's \$s"
 check "harness: sourcing it runs no suite" '[ ! -e "$HB/test/host" ] && [ ! -e "$HB/test/notick" ]'
 check "harness: the guest's CPU count defaults to 2" \
 	'grep -qx -- -c "$tmp/boot-args" && [ "$(grep -x -A1 -- -c "$tmp/boot-args" | tail -n 1)" = 2 ]'
+
+# A suite with a kernels file (notickctl: notick-off) boots once more on
+# that kernel, built first; the boot step and the build are replaced.
+variants() {	# variants BUILD_RC: run_suite notickctl, boots logged to boots
+	(
+		BUILD=$HB
+		. "$TOP/tests/harness.sh"
+		boot() {
+			local out=
+			echo "boot $*" >> "$tmp/boots"
+			while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+			mkdir -p "$out"
+			printf 'TAP version 13\n1..1\nok 1 - fine\n# notick: end of suite notickctl\n' > "$out/ktap.log"
+			: > "$out/console.log"
+		}
+		build_kernel() { echo "build $*" >> "$tmp/boots"; return "$BRC"; }
+		BRC=$1
+		run_suite notickctl
+	)
+}
+rm -f "$tmp/boots"
+variants 0 > "$tmp/out" 2> "$tmp/err"
+check "harness: notickctl boots on the test kernel, then on test-notick-off (built first)" \
+	'[ "$(cut -d " " -f 1 "$tmp/boots" | tr "\n" " ")" = "boot build boot " ] && grep -q "^build notick-off$" "$tmp/boots" && [ "$(sed -n 3p "$tmp/boots" | grep -c -- "-k test-notick-off .*-- notick.kernel=notick-off$")" = 1 ] && ! sed -n 1p "$tmp/boots" | grep -q -- "-k "'
+check "harness: the second boot's results are notickctl[notick-off], its logs apart" \
+	'grep -q "^PASS notickctl\[notick-off\]: fine$" "$tmp/out" && grep -q "^PASS notickctl: fine$" "$tmp/out" && [ -f "$HB/test/notickctl-notick-off/ktap.txt" ]'
+rm -f "$tmp/boots"
+variants 1 > "$tmp/out" 2> "$tmp/err"
+check "harness: a variant kernel that does not build is a failure, not a skip" \
+	'grep -q "^FAIL notickctl\[notick-off\]: the test-notick-off kernel builds" "$tmp/out" && [ "$(grep -c "^boot" "$tmp/boots")" = 1 ]'
 
 # --- tap-merge.sh: its temporary file ---
 TM=$TOP/tools/notickctl/tests/tap-merge.sh
