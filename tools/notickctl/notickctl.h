@@ -21,7 +21,7 @@
 #include <sys/types.h>
 
 #ifndef NOTICKCTL_VERSION
-#define NOTICKCTL_VERSION "0.1"
+#define NOTICKCTL_VERSION "0.2"
 #endif
 
 #ifndef SCHED_NOTICK
