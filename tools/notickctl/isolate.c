@@ -182,9 +182,16 @@ static int write_text(const char *path, const char *text)
 	return e;
 }
 
+/* A permission error, as nt_errno_exit() maps it. */
 static int is_perm(int e)
 {
-	return e == EACCES || e == EPERM || e == EROFS;
+	return nt_errno_exit(e) == NT_EXIT_PERM;
+}
+
+/* The exit code of a failed read or write here: 3 or 1. */
+static int perm_or_fail(int e)
+{
+	return is_perm(e) ? NT_EXIT_PERM : NT_EXIT_FAILURE;
 }
 
 /* Record @path's @old contents and the @new ones; -1 when out of memory. */
@@ -359,7 +366,7 @@ static int read_setting(const char *path, char **old)
 	if (*old || errno == ENOENT)
 		return 0;
 	warn("cannot read %s", path);
-	return is_perm(errno) ? NT_EXIT_PERM : NT_EXIT_FAILURE;
+	return perm_or_fail(errno);
 }
 
 /* Warn that @old, read from @path, does not parse; returns the exit code. */
@@ -457,8 +464,7 @@ static int isolate_irq(int irq, int cpu, struct nt_journal *j,
 			return 0;	/* freed meanwhile */
 		if (is_perm(errno) || errno == ENOMEM) {
 			warn("cannot read %s", name);
-			return nt_errno_exit(errno) == NT_EXIT_PERM ?
-			       NT_EXIT_PERM : NT_EXIT_FAILURE;
+			return perm_or_fail(errno);
 		}
 		warn("IRQ %d: cannot read its affinity, left as it is", irq);
 		return 0;
@@ -616,8 +622,7 @@ int nt_record_save(int cpu, const struct nt_journal *j, char **prev)
 	*prev = nt_read_file(record_path(path, sizeof(path), cpu));
 	if (!*prev && errno != ENOENT) {
 		warn("cannot read %s", path);
-		return nt_errno_exit(errno) == NT_EXIT_PERM ? NT_EXIT_PERM :
-		       NT_EXIT_FAILURE;
+		return perm_or_fail(errno);
 	}
 	text = malloc(cap);
 	if (!text)
@@ -663,7 +668,7 @@ nomem:
 fail:
 	free(*prev);
 	*prev = NULL;
-	return nt_errno_exit(e) == NT_EXIT_PERM ? NT_EXIT_PERM : NT_EXIT_FAILURE;
+	return perm_or_fail(e);
 }
 
 void nt_record_put_back(int cpu, const char *prev)
@@ -752,8 +757,7 @@ static int unisolate_one(int cpu, const char *name, const char *old,
 		if (errno == ENOENT)
 			return 0;	/* IRQ freed, or no lockup detector */
 		warn("cannot read %s", name);
-		return nt_errno_exit(errno) == NT_EXIT_PERM ? NT_EXIT_PERM :
-		       NT_EXIT_FAILURE;
+		return perm_or_fail(errno);
 	}
 	if (same_value(name, cur, old, s)) {
 		free(cur);
