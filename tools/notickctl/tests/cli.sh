@@ -574,6 +574,16 @@ kill -TERM $bg
 finish $bg
 check "SIGTERM during admission after --isolate: dies by it (143), policy and files restored" \
 	'[ $rc = 143 ] && same "$I" && [ ! -e "$REC" ] && [ "$(grep ^setattr "$LOG" | tr "\n" " ")" = "setattr 0 8 setattr 0 0 " ] && [ ! -e "$TMP/ran" ]'
+sleep 30 &
+victim=$!
+shim_bg pin:3000 - --isolate --pid $victim --cpu 1
+wait_log "^slow pin $victim$"
+kill -TERM $bg
+finish $bg
+check "SIGTERM while --isolate --pid pins the thread: 143, affinity and files restored, never admitted" \
+	'[ $rc = 143 ] && [ "$(aff $victim)" = 3 ] && same "$I" && [ ! -e "$REC" ] && ! grep -q "^setattr" "$LOG" && [ ! -s "$OUT" ]'
+kill $victim 2> /dev/null
+wait $victim 2> /dev/null
 shim_bg irq/0/smp_affinity_list:1500 1:EBUSY --isolate --cpu 1 -- touch "$TMP/ran"
 wait_log "^slow .*/irq/0/smp_affinity_list$" 2
 kill -INT $bg

@@ -15,7 +15,8 @@
  * $NT_SHIM_SLOW="SUFFIX:MS[,...]" makes a write(2) to a file whose path
  * ends with SUFFIX take MS milliseconds longer; the SUFFIX "setattr"
  * slows every sched_setattr() to SCHED_NOTICK, "setattrN" only the Nth
- * call.  Each is logged as "slow PATH" (or "slow setattr TID") when it
+ * call, and "pin" every sched_setaffinity() to a single CPU.  Each is
+ * logged as "slow PATH" (or "slow setattr TID", "slow pin TID") when it
  * starts.
  *
  * Running out of memory: with $NT_SHIM_NOMEM=N, once N writes to files
@@ -26,6 +27,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,6 +221,17 @@ ssize_t write(int fd, const void *buf, size_t count)
 	if (n >= 0 && strstr(path, "/proc/"))
 		proc_writes++;
 	return n;
+}
+
+int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
+{
+	long ms = CPU_COUNT_S(size, set) == 1 ? slow_ms("pin", 1) : 0;
+
+	if (ms > 0) {
+		log_line("slow pin %ld\n", (long)pid);
+		sleep_ms(ms);
+	}
+	return (int)syscall(SYS_sched_setaffinity, pid, size, set);
 }
 
 long syscall(long number, ...)
