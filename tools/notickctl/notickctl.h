@@ -308,6 +308,7 @@ struct nt_status_row {
 	int irqs;		/* IRQs that may fire here, -1 unknown */
 };
 
+/* Without @headings, the rows only (status --noheadings). */
 void nt_status_print_text(FILE *f, long grace_us, int have_grace,
 			  int headings, const struct nt_status_row *rows,
 			  size_t n);
@@ -383,7 +384,10 @@ int nt_keep_isolation(struct nt_saved *s);
 /* The command of @pid from /proc, "" if unknown. */
 void nt_read_comm(long pid, char *buf, size_t len);
 
-/* The commands; each returns an exit code (see nt_exit_status()). */
+/*
+ * The commands.  nt_cmd_run() and nt_cmd_report() return the final exit
+ * status (the program's, or 125-127); the others a code of enum nt_exit.
+ */
 int nt_cmd_run(const struct nt_opts *o);	/* run.c */
 int nt_cmd_report(const struct nt_opts *o);	/* run.c */
 int nt_cmd_pid(const struct nt_opts *o);	/* pid.c */
