@@ -12,7 +12,8 @@
 #     -C MODEL     QEMU CPU model and flags (default max)
 #     -k KERNEL    boot build/obj-KERNEL's bzImage instead of the flavour's
 #                  (e.g. compare-mainline, the tree without the series)
-# Exit status: QEMU's, or 124 when the time limit killed the guest.
+# Exit status: QEMU's, or 124 when the time limit killed the guest; killed
+# by the signal (SIGINT, SIGTERM, SIGHUP) that stopped it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -54,11 +55,27 @@ fi
 mkdir -p "$outdir"
 rm -f "$outdir/console.log" "$outdir/ktap.log" "$outdir/data.log"
 append="$append notick.suite=$suite"
-set +e
-timeout -k 10 "$limit" "${qemu[@]}" -display none -monitor none \
+# QEMU stays in our process group (--foreground), so that a Ctrl-C on the
+# terminal reaches it at once; a signal sent to this script alone stops it
+# too (the trap), and the script then dies by that signal, so that a
+# calling shell stops as well instead of going on with its next step.
+timeout --foreground -k 10 "$limit" "${qemu[@]}" -display none -monitor none \
 	-serial "file:$outdir/console.log" -serial "file:$outdir/ktap.log" \
 	-serial "file:$outdir/data.log" \
-	-append "$append" < /dev/null > "$outdir/qemu.log" 2>&1
+	-append "$append" < /dev/null > "$outdir/qemu.log" 2>&1 &
+guest=$!
+stop() {
+	trap '' INT TERM HUP
+	kill -TERM "$guest" 2> /dev/null
+	wait "$guest"
+	trap - "$1"
+	kill -"$1" $$
+}
+trap 'stop INT' INT
+trap 'stop TERM' TERM
+trap 'stop HUP' HUP
+set +e
+wait "$guest"
 rc=$?
 set -e
 exit $rc
