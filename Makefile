@@ -48,7 +48,7 @@ build-check: tree
 
 notickctl: deps
 	@if [ -f tools/notickctl/Makefile ]; then \
-		$(MAKE) -s -C tools/notickctl BUILD=$(BUILD)/notickctl; fi
+		$(MAKE) -s -C tools/notickctl BUILD="$(BUILD)/notickctl"; fi
 
 initramfs: kernel notickctl
 	@qemu/initramfs.sh test
@@ -58,21 +58,24 @@ initramfs-compare: kernel-compare notickctl
 
 # One build at a time in build/: several make test runs in the same
 # checkout wait for each other instead of racing in build/linux and O=.
-LOCKED = mkdir -p $(BUILD) && flock $(BUILD)/.lock env NOTICK_LOCK_HELD=1 \
+LOCKED = mkdir -p "$(BUILD)" && flock "$(BUILD)/.lock" env NOTICK_LOCK_HELD=1 \
 	$(MAKE) --no-print-directory
 
 test:
-	@$(LOCKED) _test SUITES="$(SUITES)"
+	+@$(LOCKED) _test SUITES="$(SUITES)"
 
-_test: initramfs
+# The host tests need no kernel: "make test SUITES=host" builds none.
+TEST_NEEDS := $(if $(filter-out host,$(SUITES)),initramfs,$(if $(SUITES),deps,initramfs))
+
+_test: $(TEST_NEEDS)
 	@tests/harness.sh -f test $(SUITES)
 
 shell:
-	@$(LOCKED) initramfs
+	+@$(LOCKED) initramfs
 	@qemu/boot.sh -f test -t 0
 
 compare-test:
-	@$(LOCKED) _compare-test
+	+@$(LOCKED) _compare-test
 
 _compare-test: initramfs-compare
 	@tests/compare.sh
@@ -81,8 +84,8 @@ check-patches: tree
 	@qemu/check-patches.sh
 
 clean:
-	rm -rf $(BUILD)/test $(BUILD)/compare $(BUILD)/obj-* $(BUILD)/notickctl $(BUILD)/initramfs-* \
-		$(BUILD)/linux $(BUILD)/linux.stamp
+	rm -rf "$(BUILD)"/test "$(BUILD)"/compare "$(BUILD)"/obj-* "$(BUILD)"/notickctl \
+		"$(BUILD)"/initramfs-* "$(BUILD)"/linux "$(BUILD)"/linux.stamp
 
 distclean:
-	rm -rf $(BUILD)
+	rm -rf "$(BUILD)"

@@ -8,21 +8,24 @@
 #     -o DIR       with -s: write console.log (ttyS0), ktap.log (ttyS1) and
 #                  data.log (ttyS2, bulk data from the guest) into DIR
 #     -t SECONDS   time limit (default 300; 0 = none, interactive only)
-#     -c CPUS      number of CPUs (default 2)
+#     -c CPUS      number of CPUs (default 2), or any -smp argument
+#     -C MODEL     QEMU CPU model and flags (default max)
 #     -k KERNEL    boot build/obj-KERNEL's bzImage instead of the flavour's
 #                  (e.g. compare-mainline, the tree without the series)
-# Exit status: QEMU's, or 124 when the time limit killed the guest.
+# Exit status: QEMU's, or 124 when the time limit killed the guest; killed
+# by the signal (SIGINT, SIGTERM, SIGHUP) that stopped it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-flavour=test suite= outdir= limit=300 cpus=2 kobj=
-while getopts "f:s:o:t:c:k:" opt; do
+flavour=test suite= outdir= limit=300 cpus=2 kobj= cpu=max
+while getopts "f:s:o:t:c:C:k:" opt; do
 	case $opt in
 	f) flavour=$OPTARG ;;
 	s) suite=$OPTARG ;;
 	o) outdir=$OPTARG ;;
 	t) limit=$OPTARG ;;
 	c) cpus=$OPTARG ;;
+	C) cpu=$OPTARG ;;
 	k) kobj=$OPTARG ;;
 	*) exit 2 ;;
 	esac
@@ -38,7 +41,7 @@ initrd=$BUILD/initramfs-$flavour/initramfs.cpio.gz
 # tsc=reliable is a clock setting, not an isolation one: under TCG the guest
 # would otherwise call its TSC unstable and fall back to the HPET.
 append="console=ttyS0 panic=-1 oops=panic softlockup_panic=0 tsc=reliable $*"
-qemu=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp "$cpus" -m 1024
+qemu=(qemu-system-x86_64 -machine pc -accel tcg -cpu "$cpu" -smp "$cpus" -m 1024
       -kernel "$kernel" -initrd "$initrd" -no-reboot -nodefaults)
 
 if [ -z "$suite" ]; then
@@ -52,11 +55,27 @@ fi
 mkdir -p "$outdir"
 rm -f "$outdir/console.log" "$outdir/ktap.log" "$outdir/data.log"
 append="$append notick.suite=$suite"
-set +e
-timeout -k 10 "$limit" "${qemu[@]}" -display none -monitor none \
+# QEMU stays in our process group (--foreground), so that a Ctrl-C on the
+# terminal reaches it at once; a signal sent to this script alone stops it
+# too (the trap), and the script then dies by that signal, so that a
+# calling shell stops as well instead of going on with its next step.
+timeout --foreground -k 10 "$limit" "${qemu[@]}" -display none -monitor none \
 	-serial "file:$outdir/console.log" -serial "file:$outdir/ktap.log" \
 	-serial "file:$outdir/data.log" \
-	-append "$append" < /dev/null > "$outdir/qemu.log" 2>&1
+	-append "$append" < /dev/null > "$outdir/qemu.log" 2>&1 &
+guest=$!
+stop() {
+	trap '' INT TERM HUP
+	kill -TERM "$guest" 2> /dev/null
+	wait "$guest"
+	trap - "$1"
+	kill -"$1" $$
+}
+trap 'stop INT' INT
+trap 'stop TERM' TERM
+trap 'stop HUP' HUP
+set +e
+wait "$guest"
 rc=$?
 set -e
 exit $rc

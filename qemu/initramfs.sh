@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Pack the guest initramfs for one kernel flavour:
 #   busybox (static), util-linux taskset and chrt with their libraries,
+#   kexec-tools and the kernel image (test flavour),
 #   notickctl (static, when built), the kernel's modules, and every guest
 #   test suite tests/guest/<suite>/ (run.sh, data files, and each *.c
 #   compiled statically to /tests/<suite>/<name>).
@@ -22,16 +23,25 @@ for a in $("$root/bin/busybox" --list-full); do
 done
 
 # Real util-linux tools, as users have them (busybox has no chrt).
-copy_dynamic() {
-	local bin=$1 lib
-	rm -f "$root$bin"
-	cp "$bin" "$root$bin"
+copy_dynamic() {	# copy_dynamic BINARY [PATH IN THE GUEST]
+	local bin=$1 dest=${2:-$1} lib
+	rm -f "$root$dest"
+	cp "$bin" "$root$dest"
 	for lib in $(ldd "$bin" | grep -oE '/[^ ]+'); do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 	done
 }
 for t in /usr/bin/taskset /usr/bin/chrt; do copy_dynamic "$t"; done
+
+# The test kernel can kexec into itself (OFFSCHED suites): kexec-tools, as
+# unpacked by qemu/deps.sh, and the kernel image.
+if [ "$flavour" = test ]; then
+	[ -x "$BUILD/debs/root/sbin/kexec" ] || die "no kexec-tools in build/debs (run qemu/deps.sh)"
+	copy_dynamic "$BUILD/debs/root/sbin/kexec" /sbin/kexec
+	mkdir -p "$root/boot"
+	cp "$obj/arch/x86/boot/bzImage" "$root/boot/bzImage"
+fi
 
 [ -x "$BUILD/notickctl/notickctl.static" ] &&
 	cp "$BUILD/notickctl/notickctl.static" "$root/usr/bin/notickctl"
@@ -54,7 +64,7 @@ for d in "${suites[@]}"; do
 		case "$f" in
 		*.c) gcc $CFLAGS -o "$root/tests/$s/$(basename "$f" .c)" "$f" ||
 			die "cannot compile ${f#"$TOP"/}" ;;
-		*.h|*/timeout|*/cmdline) ;;
+		*.h|*/timeout|*/cmdline|*/cpus|*/cpu|*/shutdown) ;;
 		*) cp "$f" "$root/tests/$s/" ;;
 		esac
 	done

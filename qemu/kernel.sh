@@ -31,7 +31,8 @@ flavour=${1:?usage: kernel.sh [-m] [-x FRAG]... test|compare}
 frag=$TOP/qemu/config/$flavour.config
 [ -f "$frag" ] || die "no config fragment $frag"
 frags=("$TOP/qemu/config/base.config" "$frag" "${extra[@]}")
-obj=$BUILD/obj-$flavour$suffix
+name=$flavour$suffix
+obj=$BUILD/obj-$name
 stamp=$TREE.stamp
 [ "$TREE" = "$PRISTINE" ] && stamp=$PRISTINE.stamp
 [ -f "$stamp" ] || die "no tree ${TREE#"$TOP"/} (run qemu/tree.sh)"
@@ -81,7 +82,6 @@ if [ "$(cat "$obj/.config.stamp" 2>/dev/null)" != "$cfg_id" ] || [ ! -f "$obj/.c
 	echo "$cfg_id" > "$obj/.config.stamp"
 fi
 
-name=$flavour$suffix
 say "building $name kernel (-j$JOBS)"
 if ! kmake -j"$JOBS" bzImage modules > "$obj/build.log" 2>&1; then
 	tail -n 40 "$obj/build.log" >&2

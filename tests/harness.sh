@@ -5,25 +5,30 @@
 #   tests/harness.sh [-f FLAVOUR] [SUITE...]
 # Guest suites are the directories tests/guest/<suite>/ that have a run.sh;
 # optional files there: timeout (seconds, default 300), cmdline (extra
-# kernel arguments for the suite's boot) and cpus (the guest's CPU count,
-# default 2).  Host tests: each tool's `make check` and every
-# tests/host/*.sh, all printing TAP.
-# A suite's boot fails when the guest panics, hangs past its time limit,
+# kernel arguments for the suite's boot), cpus (the guest's CPU count,
+# default 2), cpu (QEMU's CPU model, default max), kernels (one config
+# fragment name a line, e.g. notick-off: the suite boots once more on the
+# kernel built with qemu/kernel.sh -x NAME, built here only when the suite
+# runs, with the kernel argument notick.kernel=NAME; reported as
+# SUITE[NAME]) and shutdown (extended regular expressions, one per line,
+# that the console must show after the end of the suite, while the guest
+# shuts down, or must not show when the line starts with "!"; each is a
+# test).  Host tests: each tool's `make check` and every tests/host/*.sh,
+# all printing TAP.
+# A suite's boot fails when the guest panics, hangs past its time limit
+# (also after the end of the suite: the guest must shut down by itself),
 # stops before the end of its plan, or logs a kernel warning; its console
 # log is kept in build/test/<suite>/console.log.
+# A suite may span kexecs (tests/guest/lib/kexec.sh): its KTAP is the
+# stream of every kernel it runs; each stage announced by "# notick: kexec
+# to stage N" must start ("# notick: stage N of suite S"). A crash the suite
+# asks for (a console line "notick: crash expected") is not held against
+# it, up to the banner of the kernel that boots next.
+# Sourced (tests/host/scripts.sh), it only defines its functions.
 set -uo pipefail
-. "$(dirname "$0")/../qemu/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../qemu/lib.sh"
 
 flavour=test
-if [ "${1:-}" = -f ]; then flavour=$2; shift 2; fi
-suites=("$@")
-if [ ${#suites[@]} = 0 ]; then
-	for d in "$TOP"/tests/guest/*/; do
-		[ -f "$d/run.sh" ] && suites+=("$(basename "$d")")
-	done
-	suites+=(host)
-fi
-
 pass=0 fail=0 skip=0 xfail=0
 result() {	# result PASS|FAIL|SKIP|XFAIL name [detail]
 	case $1 in
@@ -89,44 +94,105 @@ parse_kunit() {
 		}'
 }
 
+# boot ARGS...: qemu/boot.sh (a function, so that a test can replace it)
+boot() { "$TOP/qemu/boot.sh" "$@"; }
+
+# run_guest_suite SUITE [FRAG]: boot SUITE on the flavour's kernel, or on
+# the one built with the config fragment FRAG (results as SUITE[FRAG]).
 run_guest_suite() {
-	local s=$1 out=$BUILD/test/$s limit=300 cpus=2 rc
+	local s=$1 frag=${2:-}
+	local out=$BUILD/test/$s limit=300 cpus=2 cpu=max rc name=$s kernel=() kdesc=$flavour
 	[ -f "$TOP/tests/guest/$s/run.sh" ] || { result FAIL "$s: no such suite"; return; }
 	local args=()
 	[ -f "$TOP/tests/guest/$s/timeout" ] && limit=$(cat "$TOP/tests/guest/$s/timeout")
 	[ -f "$TOP/tests/guest/$s/cpus" ] && cpus=$(cat "$TOP/tests/guest/$s/cpus")
+	[ -f "$TOP/tests/guest/$s/cpu" ] && cpu=$(cat "$TOP/tests/guest/$s/cpu")
 	# cmdline: extra kernel arguments for this suite's boot, if any
 	[ -f "$TOP/tests/guest/$s/cmdline" ] && read -ra args < "$TOP/tests/guest/$s/cmdline"
-	say "suite $s: booting ($flavour kernel, $cpus CPUs${args[*]:+, ${args[*]}}, limit ${limit}s)"
-	"$TOP/qemu/boot.sh" -f "$flavour" -s "$s" -o "$out" -t "$limit" -c "$cpus" -- "${args[@]}"
+	if [ -n "$frag" ]; then
+		name="$s[$frag]" out=$BUILD/test/$s-$frag kernel=(-k "$flavour-$frag")
+		kdesc="$flavour-$frag" args+=("notick.kernel=$frag")
+	fi
+	say "suite $name: booting ($kdesc kernel, -cpu $cpu -smp $cpus${args[*]:+, ${args[*]}}, limit ${limit}s)"
+	boot -f "$flavour" "${kernel[@]}" -s "$s" -o "$out" -t "$limit" -c "$cpus" -C "$cpu" -- "${args[@]}"
 	rc=$?
 	tr -d '\r' < "$out/ktap.log" > "$out/ktap.txt" 2>/dev/null || : > "$out/ktap.txt"
-	parse_ktap "$s" < "$out/ktap.txt"
+	parse_ktap "$name" < "$out/ktap.txt"
 	if ! grep -q "^# notick: end of suite $s" "$out/ktap.txt"; then
 		local why="exit $rc"
 		[ $rc = 124 ] && why="hung: killed after ${limit}s"
 		grep -q 'Kernel panic' "$out/console.log" 2>/dev/null && why="kernel panic"
-		result FAIL "$s: guest finished the suite" "$why; see ${out#"$TOP"/}/console.log"
+		result FAIL "$name: guest finished the suite" "$why; see ${out#"$TOP"/}/console.log"
 	elif [ -z "$ktap_plan" ] || [ "$ktap_count" != "$ktap_plan" ]; then
-		result FAIL "$s: KTAP plan" "planned ${ktap_plan:-none}, ran $ktap_count"
+		result FAIL "$name: KTAP plan" "planned ${ktap_plan:-none}, ran $ktap_count"
+	elif [ $rc = 124 ]; then
+		result FAIL "$name: guest shut down after the suite" "killed after ${limit}s; see ${out#"$TOP"/}/console.log"
 	fi
-	if [ "$s" = smoke ]; then
+	local n
+	for n in $(sed -nE 's/^# notick: (kexec|crash) to stage ([0-9]+).*/\2/p' "$out/ktap.txt"); do
+		grep -q "^# notick: stage $n of suite $s\$" "$out/ktap.txt" ||
+			result FAIL "$name: stage $n booted" "no stage $n after the kexec; see ${out#"$TOP"/}/console.log"
+	done
+	if [ -f "$TOP/tests/guest/$s/shutdown" ]; then
+		local re after
+		after=$(sed -n '/^notick: end of suite /,$p' "$out/console.log" 2>/dev/null)
+		while IFS= read -r re; do
+			case "$re" in
+			''|'#'*) continue ;;
+			'!'*)	# must not be there
+				if grep -qE -- "${re#!}" <<< "$after"; then
+					result FAIL "$name: shutdown: not ${re#!}" "$(grep -E -- "${re#!}" <<< "$after" | head -n 1 | cut -c1-120)"
+				else
+					result PASS "$name: shutdown: not ${re#!}"
+				fi ;;
+			*)
+				if grep -qE -- "$re" <<< "$after"; then
+					result PASS "$name: shutdown: $re"
+				else
+					result FAIL "$name: shutdown: $re" "not in the console after the suite"
+				fi ;;
+			esac
+		done < "$TOP/tests/guest/$s/shutdown"
+	fi
+	if [ "$s" = smoke ] && [ -z "$frag" ]; then
 		parse_ktap "kunit" < <(parse_kunit kunit "$out/console.log")
 		if [ "$ktap_count" = 0 ] &&
 		   grep -q '^CONFIG_KUNIT=y' "$BUILD/obj-$flavour/.config"; then
 			result FAIL "kunit: built-in KUnit results in the console" "none found"
 		fi
 	elif parse_kunit kunit "$out/console.log" | grep -q '^not ok'; then
-		result FAIL "$s: KUnit in this boot" "see console.log"
+		result FAIL "$name: KUnit in this boot" "see console.log"
 	fi
 	local bad
-	bad=$(grep -aE "$BAD_KMSG" "$out/console.log" 2>/dev/null | head -n 3)
+	# An expected crash, up to the banner of the kernel booted after it.
+	bad=$(awk '/notick: crash expected/ { skip = 1 } /Linux version / { skip = 0 } !skip' \
+		"$out/console.log" 2>/dev/null | grep -aE "$BAD_KMSG" | head -n 3)
 	if [ -n "$bad" ]; then
-		result FAIL "$s: kernel log clean" "$(head -n 1 <<< "$bad" | cut -c1-160)"
+		result FAIL "$name: kernel log clean" "$(head -n 1 <<< "$bad" | cut -c1-160)"
 		printf '       %s\n' "$bad"
 	else
-		result PASS "$s: kernel log clean"
+		result PASS "$name: kernel log clean"
 	fi
+}
+
+# build_kernel FRAG: the flavour's kernel with qemu/config/FRAG.config
+# (a function, so that a test can replace it)
+build_kernel() { "$TOP/qemu/kernel.sh" -x "$1" "$flavour"; }
+
+# run_suite SUITE: its boot, then one per line of its kernels file
+run_suite() {
+	local s=$1 frag
+	run_guest_suite "$s"
+	[ -f "$TOP/tests/guest/$s/kernels" ] || return 0
+	while read -r frag; do
+		frag=${frag%%#*} frag=${frag//[[:space:]]/}
+		[ -n "$frag" ] || continue
+		if build_kernel "$frag" < /dev/null; then
+			run_guest_suite "$s" "$frag"
+		else
+			result FAIL "$s[$frag]: the $flavour-$frag kernel builds" "see build/obj-$flavour-$frag/build.log"
+		fi
+	done < "$TOP/tests/guest/$s/kernels"
 }
 
 run_host_tests() {
@@ -160,11 +226,28 @@ run_host_tests() {
 	done
 }
 
-say "kernel $(cat "$BUILD/obj-$flavour/kernelrelease" 2>/dev/null) ($flavour), suites: ${suites[*]}"
-for s in "${suites[@]}"; do
-	if [ "$s" = host ]; then run_host_tests; else run_guest_suite "$s"; fi
-done
-[ $xfail -gt 0 ] && echo "($xfail known failure(s) marked TODO, counted as skipped)"
-skip=$((skip + xfail))
-if [ $skip -gt 0 ]; then echo "$pass passed, $fail failed, $skip skipped"; else echo "$pass passed, $fail failed"; fi
-[ $fail = 0 ]
+main() {
+	local s suites
+	if [ "${1:-}" = -f ]; then flavour=$2; shift 2; fi
+	suites=("$@")
+	if [ ${#suites[@]} = 0 ]; then
+		for s in "$TOP"/tests/guest/*/; do
+			[ -f "$s/run.sh" ] && suites+=("$(basename "$s")")
+		done
+		suites+=(host)
+	fi
+	# A Ctrl-C stops the whole run, not just the current step.
+	trap 'echo "interrupted" >&2; trap - INT; kill -INT $$' INT
+	trap 'trap - TERM; kill -TERM $$' TERM
+	say "kernel $(cat "$BUILD/obj-$flavour/kernelrelease" 2>/dev/null) ($flavour), suites: ${suites[*]}"
+	for s in "${suites[@]}"; do
+		if [ "$s" = host ]; then run_host_tests; else run_suite "$s"; fi
+	done
+	[ $xfail -gt 0 ] && echo "($xfail known failure(s) marked TODO, counted as skipped)"
+	skip=$((skip + xfail))
+	if [ $skip -gt 0 ]; then echo "$pass passed, $fail failed, $skip skipped"; else echo "$pass passed, $fail failed"; fi
+	[ $fail = 0 ]
+}
+
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
+main "$@"

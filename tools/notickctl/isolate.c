@@ -6,7 +6,9 @@
  *
  * Every file written is recorded first with its exact previous contents
  * (struct nt_journal), so that a failed admission puts back what was
- * there, byte for byte.  All paths go through nt_path().
+ * there, byte for byte.  An isolation that is kept is saved to
+ * /run/notickctl/cpuN, so that --unisolate undoes exactly what it
+ * changed.  All paths go through nt_path().
  */
 #include <dirent.h>
 #include <err.h>
@@ -23,6 +25,8 @@
 
 #define WATCHDOG_MASK	"/proc/sys/kernel/watchdog_cpumask"
 #define DEFAULT_AFF	"/proc/irq/default_smp_affinity"
+#define RECORD_DIR	"/run/notickctl"
+#define RECORD_MAGIC	"notickctl isolate record 1\n"
 
 /* ---- masks ---- */
 
@@ -178,38 +182,58 @@ static int write_text(const char *path, const char *text)
 	return e;
 }
 
+/* A permission error, as nt_errno_exit() maps it. */
 static int is_perm(int e)
 {
-	return e == EACCES || e == EPERM || e == EROFS;
+	return nt_errno_exit(e) == NT_EXIT_PERM;
 }
 
-static int journal_add(struct nt_journal *j, const char *path,
-		       const char *name, const char *old)
+/* The exit code of a failed read or write here: 3 or 1. */
+static int perm_or_fail(int e)
 {
-	struct nt_journal_entry *nv;
+	return is_perm(e) ? NT_EXIT_PERM : NT_EXIT_FAILURE;
+}
+
+/* Record @path's @old contents and the @new ones; -1 when out of memory. */
+static int journal_add(struct nt_journal *j, const char *path,
+		       const char *name, const char *old, const char *new)
+{
+	struct nt_journal_entry *nv, *e;
 
 	nv = realloc(j->v, (j->n + 1) * sizeof(*nv));
 	if (!nv)
-		err(NT_EXIT_FAILURE, "cannot allocate memory");
+		return -1;
 	j->v = nv;
-	nv[j->n].path = strdup(path);
-	nv[j->n].name = strdup(name);
-	nv[j->n].old = strdup(old);
-	if (!nv[j->n].path || !nv[j->n].name || !nv[j->n].old)
-		err(NT_EXIT_FAILURE, "cannot allocate memory");
+	e = &nv[j->n];
+	e->path = strdup(path);
+	e->name = strdup(name);
+	e->old = strdup(old);
+	e->new = strdup(new);
+	if (!e->path || !e->name || !e->old || !e->new) {
+		free(e->path);
+		free(e->name);
+		free(e->old);
+		free(e->new);
+		return -1;
+	}
 	j->n++;
 	return 0;
+}
+
+static void entry_free(struct nt_journal_entry *e)
+{
+	free(e->path);
+	free(e->name);
+	free(e->old);
+	free(e->new);
 }
 
 void nt_journal_free(struct nt_journal *j)
 {
 	size_t i;
 
-	for (i = 0; i < j->n; i++) {
-		free(j->v[i].path);
-		free(j->v[i].name);
-		free(j->v[i].old);
-	}
+	for (i = 0; i < j->n; i++)
+		entry_free(&j->v[i]);
 	free(j->v);
 	j->v = NULL;
 	j->n = 0;
@@ -234,7 +258,8 @@ int nt_journal_restore(struct nt_journal *j)
 
 /*
  * Write @text to @name after recording its @old contents.  Returns 0 or
- * the errno, the journal entry dropped on failure.
+ * the errno (ENOMEM: nothing recorded nor written), the journal entry
+ * dropped on failure.
  */
 static int change(struct nt_journal *j, const char *name, const char *old,
 		  const char *text)
@@ -243,23 +268,22 @@ static int change(struct nt_journal *j, const char *name, const char *old,
 	int e;
 
 	nt_path(path, sizeof(path), "%s", name);
-	journal_add(j, path, name, old);
+	if (journal_add(j, path, name, old, text))
+		return ENOMEM;
 	e = write_text(path, text);
-	if (e) {
-		j->n--;
-		free(j->v[j->n].path);
-		free(j->v[j->n].name);
-		free(j->v[j->n].old);
-	}
+	if (e)
+		entry_free(&j->v[--j->n]);
 	return e;
 }
 
 /* Exit code and message for a failed write of a global file. */
 static int write_error(const char *name, int e)
 {
-	if (is_perm(e)) {
+	int rc = nt_errno_exit(e);
+
+	if (rc == NT_EXIT_PERM) {
 		warnx("cannot write %s: permission denied (root needed)", name);
-		return NT_EXIT_PERM;
+		return rc;
 	}
 	warnx("cannot write %s: %s", name, strerror(e));
 	return NT_EXIT_FAILURE;
@@ -280,43 +304,55 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int nomem(void)
+{
+	warnx("cannot allocate memory");
+	return NT_EXIT_FAILURE;
+}
+
 /*
- * The IRQ numbers under /proc/irq, sorted; *n = 0 and NULL when the
- * directory does not exist.
+ * The IRQ numbers under /proc/irq, sorted, in *@v (NULL and *@n = 0 when
+ * the directory does not exist).  0, or an exit code after a message.
  */
-static int *list_irqs(size_t *n)
+static int list_irqs(int **v, size_t *n)
 {
 	char path[4096];
 	struct dirent *de;
 	size_t cap = 64;
-	int *v;
+	int *nv;
 	DIR *dir;
 
 	*n = 0;
+	*v = NULL;
 	dir = opendir(nt_path(path, sizeof(path), "/proc/irq"));
 	if (!dir)
-		return NULL;
-	v = malloc(cap * sizeof(*v));
-	if (!v)
-		err(NT_EXIT_FAILURE, "cannot allocate memory");
+		return errno == ENOMEM ? nomem() : 0;
+	*v = malloc(cap * sizeof(**v));
+	if (!*v)
+		goto fail;
 	while ((de = readdir(dir))) {
 		long irq;
 
 		if (nt_parse_uint(de->d_name, INT_MAX, &irq))
 			continue;
 		if (*n == cap) {
-			int *nv = realloc(v, cap * 2 * sizeof(*nv));
-
+			nv = realloc(*v, cap * 2 * sizeof(*nv));
 			if (!nv)
-				err(NT_EXIT_FAILURE, "cannot allocate memory");
-			v = nv;
+				goto fail;
+			*v = nv;
 			cap *= 2;
 		}
-		v[(*n)++] = (int)irq;
+		(*v)[(*n)++] = (int)irq;
 	}
 	closedir(dir);
-	qsort(v, *n, sizeof(*v), cmp_int);
-	return v;
+	qsort(*v, *n, sizeof(**v), cmp_int);
+	return 0;
+fail:
+	closedir(dir);
+	free(*v);
+	*v = NULL;
+	*n = 0;
+	return nomem();
 }
 
 /*
@@ -330,7 +366,7 @@ static int read_setting(const char *path, char **old)
 	if (*old || errno == ENOENT)
 		return 0;
 	warn("cannot read %s", path);
-	return is_perm(errno) ? NT_EXIT_PERM : NT_EXIT_FAILURE;
+	return perm_or_fail(errno);
 }
 
 /* Warn that @old, read from @path, does not parse; returns the exit code. */
@@ -344,13 +380,18 @@ struct sets {
 	cpu_set_t *cur, *want, *online;
 };
 
-static void sets_alloc(struct sets *s)
+static void sets_free(struct sets *s);
+
+/* 0, or an exit code after a message. */
+static int sets_alloc(struct sets *s)
 {
 	s->cur = cpuset_alloc();
 	s->want = cpuset_alloc();
 	s->online = cpuset_alloc();
-	if (!s->cur || !s->want || !s->online)
-		err(NT_EXIT_FAILURE, "cannot allocate CPU set");
+	if (s->cur && s->want && s->online)
+		return 0;
+	sets_free(s);
+	return nomem();
 }
 
 static void sets_free(struct sets *s)
@@ -421,9 +462,9 @@ static int isolate_irq(int irq, int cpu, struct nt_journal *j,
 	if (!old) {
 		if (errno == ENOENT)
 			return 0;	/* freed meanwhile */
-		if (is_perm(errno)) {
+		if (is_perm(errno) || errno == ENOMEM) {
 			warn("cannot read %s", name);
-			return NT_EXIT_PERM;
+			return perm_or_fail(errno);
 		}
 		warn("IRQ %d: cannot read its affinity, left as it is", irq);
 		return 0;
@@ -435,7 +476,7 @@ static int isolate_irq(int irq, int cpu, struct nt_journal *j,
 		cpulist_format(s->want, list, sizeof(list) - 1);
 		strcat(list, "\n");
 		e = change(j, name, old, list);
-		if (is_perm(e)) {
+		if (is_perm(e) || e == ENOMEM) {
 			rc = write_error(name, e);
 		} else if (e && e != ENOENT) {
 			warnx("IRQ %d: cannot move it off CPU %d: %s (per-CPU or managed interrupt); it stays on CPUs %s",
@@ -456,11 +497,9 @@ int nt_isolate(int cpu, struct nt_journal *j)
 
 	j->v = NULL;
 	j->n = 0;
-	if (cpu < 0 || cpu >= NT_MAX_CPUS) {
-		warnx("CPU %d is out of range", cpu);
-		return NT_EXIT_CPU;
-	}
-	sets_alloc(&s);
+	rc = sets_alloc(&s);
+	if (rc)
+		return rc;
 	if (nt_read_cpulist("online", s.online)) {
 		warnx("cannot read the list of online CPUs");
 		rc = NT_EXIT_FAILURE;
@@ -478,17 +517,173 @@ int nt_isolate(int cpu, struct nt_journal *j)
 	rc = isolate_watchdog(cpu, j, &s);
 	if (!rc)
 		rc = isolate_default(cpu, j, &s);
-	if (!rc) {
-		irqs = list_irqs(&n);
-		for (i = 0; i < n && !rc; i++)
-			rc = isolate_irq(irqs[i], cpu, j, &s);
-	}
+	if (!rc)
+		rc = list_irqs(&irqs, &n);
+	for (i = 0; i < n && !rc; i++)
+		rc = isolate_irq(irqs[i], cpu, j, &s);
 out:
 	free(irqs);
 	sets_free(&s);
 	if (rc)
 		nt_journal_restore(j);
 	return rc;
+}
+
+/* ---- the record of a kept isolation ---- */
+
+static char *record_path(char *buf, size_t len, int cpu)
+{
+	return nt_path(buf, len, RECORD_DIR "/cpu%d", cpu);
+}
+
+/* Append @s to @buf (size *@cap, length *@len), escaping \, tab, newline. */
+static int put_escaped(char **buf, size_t *len, size_t *cap, const char *s,
+		       int escape)
+{
+	for (; *s; s++) {
+		const char *rep = NULL;
+		size_t k;
+
+		if (escape && *s == '\\')
+			rep = "\\\\";
+		else if (escape && *s == '\t')
+			rep = "\\t";
+		else if (escape && *s == '\n')
+			rep = "\\n";
+		k = rep ? 2 : 1;
+		if (*len + k + 1 > *cap) {
+			char *nb = realloc(*buf, *cap * 2 + k + 1);
+
+			if (!nb)
+				return -1;
+			*buf = nb;
+			*cap = *cap * 2 + k + 1;
+		}
+		memcpy(*buf + *len, rep ? rep : s, k);
+		*len += k;
+		(*buf)[*len] = '\0';
+	}
+	return 0;
+}
+
+/* Undo put_escaped() in place on one field. */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			*d++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s;
+		} else {
+			*d++ = *s;
+		}
+	}
+	*d = '\0';
+}
+
+/* Write @text to @path through a temporary file; 0 or an errno. */
+static int replace_file(const char *path, const char *text)
+{
+	char tmp[4200];
+	size_t len = strlen(text);
+	ssize_t n;
+	int fd, e = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return errno;
+	while (len && !e) {
+		n = write(fd, text, len);
+		if (n < 0 && errno != EINTR)
+			e = errno;
+		if (n > 0) {
+			text += n;
+			len -= (size_t)n;
+		}
+	}
+	if (close(fd) && !e)
+		e = errno;
+	if (!e && rename(tmp, path))
+		e = errno;
+	if (e)
+		unlink(tmp);
+	return e;
+}
+
+int nt_record_save(int cpu, const struct nt_journal *j, char **prev)
+{
+	char path[4096], dir[4096];
+	size_t len = 0, cap = 256, i;
+	char *text;
+	int e;
+
+	*prev = nt_read_file(record_path(path, sizeof(path), cpu));
+	if (!*prev && errno != ENOENT) {
+		warn("cannot read %s", path);
+		return perm_or_fail(errno);
+	}
+	text = malloc(cap);
+	if (!text)
+		goto nomem;
+	text[0] = '\0';
+	if (put_escaped(&text, &len, &cap, *prev ? *prev : RECORD_MAGIC, 0))
+		goto nomem;
+	if (!*prev) {
+		snprintf(dir, sizeof(dir), "cpu %d\n", cpu);
+		if (put_escaped(&text, &len, &cap, dir, 0))
+			goto nomem;
+	}
+	for (i = 0; i < j->n; i++)
+		if (put_escaped(&text, &len, &cap, j->v[i].name, 1) ||
+		    put_escaped(&text, &len, &cap, "\t", 0) ||
+		    put_escaped(&text, &len, &cap, j->v[i].old, 1) ||
+		    put_escaped(&text, &len, &cap, "\t", 0) ||
+		    put_escaped(&text, &len, &cap, j->v[i].new, 1) ||
+		    put_escaped(&text, &len, &cap, "\n", 0))
+			goto nomem;
+	/* mkdir -p: /run may be missing (an initramfs) */
+	nt_path(dir, sizeof(dir), "/run");
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		goto bad_dir;
+	nt_path(dir, sizeof(dir), RECORD_DIR);
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		goto bad_dir;
+	e = replace_file(path, text);
+	free(text);
+	if (!e)
+		return 0;
+	warnx("cannot save the isolation record %s: %s", path, strerror(e));
+	goto fail;
+bad_dir:
+	e = errno;
+	free(text);
+	warnx("cannot create %s: %s", dir, strerror(e));
+	goto fail;
+nomem:
+	free(text);
+	e = ENOMEM;
+	warnx("cannot allocate memory");
+fail:
+	free(*prev);
+	*prev = NULL;
+	return perm_or_fail(e);
+}
+
+void nt_record_put_back(int cpu, const char *prev)
+{
+	char path[4096];
+	int e;
+
+	record_path(path, sizeof(path), cpu);
+	if (prev)
+		e = replace_file(path, prev);
+	else
+		e = unlink(path) ? errno : 0;
+	if (e && e != ENOENT)
+		warnx("cannot restore the isolation record %s: %s", path,
+		      strerror(e));
 }
 
 /* ---- --unisolate ---- */
@@ -500,83 +695,213 @@ static int put(const char *name, const char *text)
 	return write_text(nt_path(path, sizeof(path), "%s", name), text);
 }
 
-int nt_unisolate(int cpu)
+static int is_hex_mask(const char *name)
 {
-	char mask[NT_MAX_CPUS / 4 + NT_MAX_CPUS / 32 + 2];
-	char list[8192 + 2], name[64];
-	struct sets s;
-	char *old, *text;
-	size_t n = 0, i;
-	int *irqs = NULL, e, rc = 0;
+	return !strcmp(name, DEFAULT_AFF);
+}
 
-	sets_alloc(&s);
+/* Parse @text of the file @name (CPU list or hex mask); 0 or -1. */
+static int parse_any(const char *name, const char *text, cpu_set_t *set)
+{
+	return is_hex_mask(name) ? nt_mask_parse(text, set) :
+				   cpulist_parse(text, set);
+}
 
-	rc = read_setting(WATCHDOG_MASK, &old);
-	if (rc)
-		goto out;
-	if (old && cpulist_parse(old, s.cur)) {
-		rc = bad_setting(WATCHDOG_MASK, old);
-		goto out;
+/* Do @a and @b, contents of @name, say the same (as CPU sets or bytes)? */
+static int same_value(const char *name, const char *a, const char *b,
+		      struct sets *s)
+{
+	if (parse_any(name, a, s->cur) || parse_any(name, b, s->want))
+		return strcspn(a, "\n") == strcspn(b, "\n") &&
+		       !strncmp(a, b, strcspn(a, "\n"));
+	return CPU_EQUAL_S(cpuset_size(), s->cur, s->want);
+}
+
+/* @cpu added to the CPUs in @text (file @name), formatted as @text is. */
+static int with_cpu(const char *name, const char *text, int cpu,
+		    struct sets *s, char *buf, size_t len)
+{
+	if (parse_any(name, text, s->cur))
+		return -1;
+	CPU_SET_S((size_t)cpu, cpuset_size(), s->cur);
+	if (is_hex_mask(name))
+		nt_mask_format(s->cur, nt_mask_digits(text), buf, len - 1);
+	else
+		cpulist_format(s->cur, buf, len - 1);
+	strcat(buf, "\n");
+	return 0;
+}
+
+/* Did --isolate only take @cpu out of @old to give @new? */
+static int only_removed(const char *name, const char *old, const char *new,
+			int cpu, struct sets *s)
+{
+	if (parse_any(name, old, s->cur) || parse_any(name, new, s->want) ||
+	    !CPU_ISSET_S((size_t)cpu, cpuset_size(), s->cur))
+		return 0;
+	CPU_CLR_S((size_t)cpu, cpuset_size(), s->cur);
+	return CPU_EQUAL_S(cpuset_size(), s->cur, s->want);
+}
+
+/* Undo one recorded change; 0, or an exit code that stops the undo. */
+static int unisolate_one(int cpu, const char *name, const char *old,
+			 const char *new, struct sets *s)
+{
+	char buf[8192 + 2];
+	const char *text;
+	char *cur;
+	int e, irq = strncmp(name, "/proc/irq/", 10) == 0 && !is_hex_mask(name);
+
+	cur = read_proc(name);
+	if (!cur) {
+		if (errno == ENOENT)
+			return 0;	/* IRQ freed, or no lockup detector */
+		warn("cannot read %s", name);
+		return perm_or_fail(errno);
 	}
-	if (old && !CPU_ISSET_S((size_t)cpu, cpuset_size(), s.cur)) {
-		CPU_SET_S((size_t)cpu, cpuset_size(), s.cur);
-		cpulist_format(s.cur, list, sizeof(list) - 1);
-		strcat(list, "\n");
-		e = put(WATCHDOG_MASK, list);
-		if (e) {
-			rc = write_error(WATCHDOG_MASK, e);
-			goto out;
+	if (same_value(name, cur, old, s)) {
+		free(cur);
+		return 0;	/* as before --isolate already */
+	}
+	if (same_value(name, cur, new, s)) {
+		text = old;
+	} else if (only_removed(name, old, new, cpu, s) &&
+		   parse_any(name, cur, s->cur) == 0 &&
+		   !CPU_ISSET_S((size_t)cpu, cpuset_size(), s->cur) &&
+		   with_cpu(name, cur, cpu, s, buf, sizeof(buf)) == 0) {
+		text = buf;	/* changed since: only give the CPU back */
+		warnx("%s changed since --isolate (now %.*s): CPU %d given back (%.*s)",
+		      name, (int)strcspn(cur, "\n"), cur, cpu,
+		      (int)strcspn(buf, "\n"), buf);
+	} else {
+		warnx("%s changed since --isolate (now %.*s, --isolate wrote %.*s): left as it is",
+		      name, (int)strcspn(cur, "\n"), cur,
+		      (int)strcspn(new, "\n"), new);
+		free(cur);
+		return 0;
+	}
+	free(cur);
+	e = put(name, text);
+	if (!e || e == ENOENT)
+		return 0;
+	if (irq && !is_perm(e)) {
+		warnx("%.*s: cannot set it back to CPUs %.*s: %s (per-CPU or managed interrupt)",
+		      (int)(strlen(name) - strlen("/smp_affinity_list")), name,
+		      (int)strcspn(text, "\n"), text, strerror(e));
+		return 0;
+	}
+	return write_error(name, e);
+}
+
+/* Without a record: @cpu back into the watchdog and default masks only. */
+static int unisolate_unrecorded(int cpu, const char *path, struct sets *s)
+{
+	char buf[8192 + 2];
+	const char *names[] = { WATCHDOG_MASK, DEFAULT_AFF };
+	char *cur;
+	size_t i;
+	int e;
+
+	warnx("no record of --isolate for CPU %d (%s): putting it back into %s and %s; IRQ affinities left as they are",
+	      cpu, path, WATCHDOG_MASK, DEFAULT_AFF);
+	for (i = 0; i < 2; i++) {
+		int rc = read_setting(names[i], &cur);
+
+		if (rc)
+			return rc;
+		if (!cur)
+			continue;	/* no lockup detector, or no /proc/irq */
+		if (parse_any(names[i], cur, s->cur)) {
+			rc = bad_setting(names[i], cur);
+			free(cur);
+			return rc;
 		}
-	}
-	free(old);
-
-	rc = read_setting(DEFAULT_AFF, &old);
-	if (rc || !old)
-		goto out;	/* !old: no /proc/irq, nothing more to do */
-	if (nt_mask_parse(old, s.want)) {
-		rc = bad_setting(DEFAULT_AFF, old);
-		goto out;
-	}
-	if (!CPU_ISSET_S((size_t)cpu, cpuset_size(), s.want)) {
-		CPU_SET_S((size_t)cpu, cpuset_size(), s.want);
-		nt_mask_format(s.want, nt_mask_digits(old), mask,
-			       sizeof(mask) - 1);
-		strcat(mask, "\n");
-		e = put(DEFAULT_AFF, mask);
-		if (e) {
-			rc = write_error(DEFAULT_AFF, e);
-			goto out;
-		}
-	}
-	cpulist_format(s.want, list, sizeof(list) - 1);
-	strcat(list, "\n");
-
-	irqs = list_irqs(&n);
-	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "/proc/irq/%d/smp_affinity_list",
-			 irqs[i]);
-		text = read_proc(name);
-		if (!text)
-			continue;	/* freed meanwhile */
-		if (cpulist_parse(text, s.cur) == 0 &&
-		    CPU_EQUAL_S(cpuset_size(), s.cur, s.want)) {
-			free(text);
+		if (CPU_ISSET_S((size_t)cpu, cpuset_size(), s->cur) ||
+		    with_cpu(names[i], cur, cpu, s, buf, sizeof(buf))) {
+			free(cur);
 			continue;
 		}
-		free(text);
-		e = put(name, list);
-		if (is_perm(e)) {
-			rc = write_error(name, e);
+		free(cur);
+		e = put(names[i], buf);
+		if (e)
+			return write_error(names[i], e);
+	}
+	return 0;
+}
+
+int nt_unisolate(int cpu)
+{
+	char path[4096], *text, *line, *next, *f[3];
+	struct sets s;
+	char **lines = NULL;
+	size_t n = 0, i;
+	int rc, bad = 0;
+
+	rc = sets_alloc(&s);
+	if (rc)
+		return rc;
+	text = nt_read_file(record_path(path, sizeof(path), cpu));
+	if (!text) {
+		if (errno == ENOENT) {
+			char name[64];
+
+			snprintf(name, sizeof(name), RECORD_DIR "/cpu%d", cpu);
+			rc = unisolate_unrecorded(cpu, name, &s);
+		} else {
+			warn("cannot read %s", path);
+			rc = NT_EXIT_FAILURE;
+		}
+		goto out;
+	}
+	/* The header, "cpu N", then one line per change, oldest first. */
+	if (strncmp(text, RECORD_MAGIC, strlen(RECORD_MAGIC)))
+		bad = 1;
+	line = text + strlen(RECORD_MAGIC);
+	if (!bad) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "cpu %d\n", cpu);
+		if (strncmp(line, want, strlen(want)))
+			bad = 1;
+		line += strlen(want);
+	}
+	for (; !bad && *line; line = next) {
+		char **nl;
+
+		next = strchrnul(line, '\n');
+		if (*next)
+			*next++ = '\0';
+		nl = realloc(lines, (n + 1) * sizeof(*lines));
+		if (!nl) {
+			rc = nomem();
 			goto out;
 		}
-		if (e && e != ENOENT)
-			warnx("IRQ %d: cannot set its affinity to CPUs %.*s: %s (per-CPU or managed interrupt)",
-			      irqs[i], (int)strcspn(list, "\n"), list,
-			      strerror(e));
+		lines = nl;
+		lines[n++] = line;
+		if (!strchr(line, '\t') || !strchr(strchr(line, '\t') + 1, '\t'))
+			bad = 1;
 	}
+	if (bad) {
+		warnx("cannot parse the isolation record %s: left as it is", path);
+		rc = NT_EXIT_FAILURE;
+		goto out;
+	}
+	for (i = n; i-- > 0 && !rc; ) {
+		f[0] = lines[i];
+		f[1] = strchr(f[0], '\t');
+		*f[1]++ = '\0';
+		f[2] = strchr(f[1], '\t');
+		*f[2]++ = '\0';
+		unescape(f[0]);
+		unescape(f[1]);
+		unescape(f[2]);
+		rc = unisolate_one(cpu, f[0], f[1], f[2], &s);
+	}
+	if (!rc && unlink(path) && errno != ENOENT)
+		warn("cannot remove %s", path);
 out:
-	free(old);
-	free(irqs);
+	free(lines);
+	free(text);
 	sets_free(&s);
 	return rc;
 }
@@ -590,8 +915,11 @@ void nt_housekeeping_state(int ncpu, int *watchdog, int *irqs)
 	int *v, c, any = 0;
 	size_t n = 0, i;
 
-	if (!set)
-		err(NT_EXIT_FAILURE, "cannot allocate CPU set");
+	if (!set) {
+		for (c = 0; c < ncpu; c++)
+			watchdog[c] = irqs[c] = -1;
+		return;
+	}
 	text = read_proc(WATCHDOG_MASK);
 	if (text && cpulist_parse(text, set) == 0) {
 		for (c = 0; c < ncpu; c++)
@@ -605,7 +933,8 @@ void nt_housekeeping_state(int ncpu, int *watchdog, int *irqs)
 
 	for (c = 0; c < ncpu; c++)
 		irqs[c] = 0;
-	v = list_irqs(&n);
+	if (list_irqs(&v, &n))
+		v = NULL;
 	for (i = 0; i < n; i++) {
 		int ok;
 

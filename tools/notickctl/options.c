@@ -41,26 +41,51 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
-	return NT_EXIT_FAILURE;
+	return NT_EXIT_OWN;
 }
+
+/* Long-only options have codes above any character. */
+enum { OPT_RESET = 256, OPT_REPORT, OPT_NOHEADINGS };
 
 static const struct option longopts[] = {
 	{ "cpu",	required_argument, NULL, 'c' },
 	{ "pid",	required_argument, NULL, 'p' },
-	{ "reset",	required_argument, NULL, 'r' },
+	{ "reset",	required_argument, NULL, OPT_RESET },
 	{ "all-tasks",	no_argument,       NULL, 'a' },
-	{ "isolate",	no_argument,       NULL, 'i' },
+	{ "isolate",	no_argument,       NULL, 'I' },
 	{ "unisolate",	no_argument,       NULL, 'u' },
-	{ "report",	no_argument,       NULL, 'R' },
+	{ "report",	no_argument,       NULL, OPT_REPORT },
 	{ "json",	no_argument,       NULL, 'j' },
-	{ "output",	required_argument, NULL, 'o' },
+	{ "output",	required_argument, NULL, 'O' },
+	{ "noheadings",	no_argument,       NULL, OPT_NOHEADINGS },
 	{ "help",	no_argument,       NULL, 'h' },
 	{ "version",	no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
 
-/* "+" stops at the first non-option: the program or "status". */
-static const char shortopts[] = "+:c:p:r:aiuRjo:hV";
+/*
+ * "+" stops at the first non-option: the program or "status".  No short
+ * option means something else than in chrt(1): its -r, -R, -o and -i
+ * (SCHED_RR, reset-on-fork, SCHED_OTHER, SCHED_IDLE) are not ours.
+ */
+static const char shortopts[] = "+:c:p:aIujO:hV";
+
+/* What chrt's short options would have been mistaken for here. */
+static const char *chrt_hint(int c)
+{
+	switch (c) {
+	case 'r':
+		return " (chrt's SCHED_RR; notickctl has --reset)";
+	case 'R':
+		return " (chrt's --reset-on-fork; notickctl has --report)";
+	case 'o':
+		return " (chrt's SCHED_OTHER; notickctl has -O, --output)";
+	case 'i':
+		return " (chrt's SCHED_IDLE; notickctl has -I, --isolate)";
+	default:
+		return "";
+	}
+}
 
 /* Name of the option that getopt_long() stopped on, for messages. */
 static const char *optname(char **argv, int c)
@@ -94,7 +119,7 @@ static int parse_pass(int argc, char **argv, struct nt_opts *o,
 			o->cpu = (int)v;
 			break;
 		case 'p':
-		case 'r':
+		case OPT_RESET:
 			if (*seen_pid)
 				return fail(err, errlen,
 					    "only one of --pid and --reset, once");
@@ -107,19 +132,22 @@ static int parse_pass(int argc, char **argv, struct nt_opts *o,
 		case 'a':
 			o->all_tasks = 1;
 			break;
-		case 'i':
+		case 'I':
 			o->isolate = 1;
 			break;
 		case 'u':
 			*unisolate = 1;
 			break;
-		case 'R':
+		case OPT_REPORT:
 			o->report = 1;
 			break;
 		case 'j':
 			o->json = 1;
 			break;
-		case 'o':
+		case OPT_NOHEADINGS:
+			o->noheadings = 1;
+			break;
+		case 'O':
 			if (!*optarg)
 				return fail(err, errlen, "empty --output file name");
 			o->output = optarg;
@@ -135,8 +163,8 @@ static int parse_pass(int argc, char **argv, struct nt_opts *o,
 				    optname(argv, optopt));
 		default:
 			if (optopt)
-				return fail(err, errlen, "invalid option -- '%c'",
-					    optopt);
+				return fail(err, errlen, "invalid option -- '%c'%s",
+					    optopt, chrt_hint(optopt));
 			return fail(err, errlen, "unrecognized option '%s'",
 				    argv[optind - 1]);
 		}
@@ -188,10 +216,19 @@ int nt_parse_options(int argc, char **argv, struct nt_opts *o,
 		    o->output || sub.output || o->isolate || sub.isolate ||
 		    unisolate || sub_unisolate)
 			return fail(err, errlen,
-				    "status accepts only --json");
+				    "status accepts only --json and --noheadings");
 		o->mode = NT_MODE_STATUS;
 		o->json = o->json || sub.json;
+		o->noheadings = o->noheadings || sub.noheadings;
+		if (o->json && o->noheadings)
+			return fail(err, errlen,
+				    "--json and --noheadings exclude each other");
 		return 0;
+	}
+
+	if (o->noheadings)
+		return fail(err, errlen, "--noheadings applies only to status");
+	{
 	}
 
 	if (unisolate) {
@@ -226,9 +263,9 @@ int nt_parse_options(int argc, char **argv, struct nt_opts *o,
 		if (o->report || o->json || o->output)
 			return fail(err, errlen,
 				    "--report, --json and --output apply only when running a program");
-		if (seen_pid == 'r' && o->cpu >= 0)
+		if (seen_pid == OPT_RESET && o->cpu >= 0)
 			return fail(err, errlen, "--reset does not take --cpu");
-		if (seen_pid == 'r' && o->isolate)
+		if (seen_pid == OPT_RESET && o->isolate)
 			return fail(err, errlen,
 				    "--reset does not take --isolate (see --unisolate)");
 		o->mode = seen_pid == 'p' ? NT_MODE_PID : NT_MODE_RESET;

@@ -375,7 +375,7 @@ static void json_counters(FILE *f, const char *key,
 
 void nt_report_print_json(FILE *f, const struct nt_report *r)
 {
-	fputs("{\n  \"pid\": ", f);
+	fprintf(f, "{\n  \"schema_version\": %d,\n  \"pid\": ", NT_JSON_SCHEMA);
 	fprintf(f, "%ld,\n  \"cpu\": %d,\n  \"program\": ", (long)r->pid,
 		r->cpu);
 	nt_json_string(f, r->program);
@@ -406,10 +406,13 @@ void nt_report_print_json(FILE *f, const struct nt_report *r)
 }
 
 void nt_status_print_text(FILE *f, long grace_us, int have_grace,
-			  const struct nt_status_row *rows, size_t n)
+			  int headings, const struct nt_status_row *rows,
+			  size_t n)
 {
 	size_t i;
 
+	if (!headings)
+		goto rows;
 	if (have_grace) {
 		if (grace_us < 0)
 			fprintf(f, "grace period: never yield (%ld)\n", grace_us);
@@ -421,6 +424,7 @@ void nt_status_print_text(FILE *f, long grace_us, int have_grace,
 	fprintf(f, "%4s %-6s %-8s %8s %-16s %12s %13s %12s %-8s %5s\n", "CPU",
 		"ONLINE", "TICK", "PID", "COMMAND", "TICK_STOPS",
 		"TICK_RESTARTS", "YIELDS", "WATCHDOG", "IRQS");
+rows:
 	for (i = 0; i < n; i++) {
 		const struct nt_status_row *r = &rows[i];
 		char pid[24] = "-", c1[24] = "-", c2[24] = "-", c3[24] = "-";
@@ -449,10 +453,11 @@ void nt_status_print_json(FILE *f, long grace_us, int have_grace,
 {
 	size_t i;
 
+	fprintf(f, "{\n  \"schema_version\": %d,\n", NT_JSON_SCHEMA);
 	if (have_grace)
-		fprintf(f, "{\n  \"grace_us\": %ld,\n  \"cpus\": [", grace_us);
+		fprintf(f, "  \"grace_us\": %ld,\n  \"cpus\": [", grace_us);
 	else
-		fputs("{\n  \"grace_us\": null,\n  \"cpus\": [", f);
+		fputs("  \"grace_us\": null,\n  \"cpus\": [", f);
 	for (i = 0; i < n; i++) {
 		const struct nt_status_row *r = &rows[i];
 

@@ -3,6 +3,7 @@
  * Access to /proc and /sys.  All paths go through nt_path() so that the
  * host tests can point the tool at a fake tree with NOTICKCTL_ROOT.
  */
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -93,6 +94,71 @@ int nt_read_u64(unsigned long long *val, const char *fmt, ...)
 		rc = 0;
 	}
 	free(text);
+	return rc;
+}
+
+int nt_errno_exit(int e)
+{
+	switch (e) {
+	case EPERM:
+	case EACCES:
+	case EROFS:
+		return NT_EXIT_PERM;
+	case ESRCH:
+		return NT_EXIT_NOPROC;
+	case EBUSY:
+		return NT_EXIT_BUSY;
+	case EINVAL:
+		return NT_EXIT_CPU;
+	default:
+		return NT_EXIT_FAILURE;
+	}
+}
+
+int nt_exit_status(int rc, int run)
+{
+	if (run && rc >= NT_EXIT_FAILURE && rc <= NT_EXIT_NOPROC)
+		return NT_EXIT_OWN;
+	return rc;
+}
+
+int nt_check_cpu(int cpu, unsigned int what)
+{
+	cpu_set_t *set = cpuset_alloc();
+	char list[256];
+	int rc = NT_EXIT_CPU;
+
+	if (cpu < 0 || cpu >= NT_MAX_CPUS) {
+		warnx("CPU %d is out of range", cpu);
+		goto out;
+	}
+	if (!set) {
+		warnx("cannot allocate a CPU set");
+		return NT_EXIT_FAILURE;
+	}
+	if (nt_read_cpulist("possible", set) == 0 &&
+	    !CPU_ISSET_S((size_t)cpu, cpuset_size(), set)) {
+		warnx("CPU %d is out of range (possible CPUs: %s)", cpu,
+		      cpulist_format(set, list, sizeof(list)));
+		goto out;
+	}
+	if (!(what & NT_CPU_ONLINE)) {
+		rc = 0;
+		goto out;
+	}
+	if (nt_read_cpulist("online", set) == 0 &&
+	    !CPU_ISSET_S((size_t)cpu, cpuset_size(), set)) {
+		warnx("CPU %d is offline (online CPUs: %s)", cpu,
+		      cpulist_format(set, list, sizeof(list)));
+		goto out;
+	}
+	if (cpu == 0) {
+		warnx("CPU 0 is the boot and timekeeping CPU: it cannot run SCHED_NOTICK");
+		goto out;
+	}
+	rc = 0;
+out:
+	cpuset_free(set);
 	return rc;
 }
 

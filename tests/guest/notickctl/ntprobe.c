@@ -12,6 +12,9 @@
  *                                to; the first is the main thread); write
  *                                their TIDs to FILE, then sleep forever
  *   ntprobe drop CMD [ARG...]    run CMD as user/group 65534 (no caps)
+ *   ntprobe dfl CMD [ARG...]     run CMD with SIGINT and SIGQUIT at their
+ *                                default action (a shell ignores them in
+ *                                its background jobs)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -182,6 +185,13 @@ int main(int argc, char **argv)
 		perror("ntprobe: exec");
 		return 127;
 	}
-	fprintf(stderr, "usage: ntprobe info|exit N|kill|spin MS|sleeploop N MS|policy TID|affinity TID|threads FILE SPEC...|drop CMD...\n");
+	if (!strcmp(cmd, "dfl") && argc > 2) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		execvp(argv[2], argv + 2);
+		perror("ntprobe: exec");
+		return 127;
+	}
+	fprintf(stderr, "usage: ntprobe info|exit N|kill|spin MS|sleeploop N MS|policy TID|affinity TID|threads FILE SPEC...|drop CMD...|dfl CMD...\n");
 	return 2;
 }

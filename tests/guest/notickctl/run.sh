@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # In-guest tests of notickctl (/usr/bin/notickctl): every command and every
 # error path, with exit codes, messages and the state left behind (policy,
-# affinity, sysfs owner).  Tests that need the SCHED_NOTICK class report
-# SKIP on a kernel without it; the "not supported" tests report SKIP on a
-# kernel with it.  Everything else runs for real on any kernel.
+# affinity, sysfs owner).  The harness boots this suite twice: on the test
+# kernel, which must have the SCHED_NOTICK class, and on the same kernel
+# built without it (tests/guest/notickctl/kernels: notick-off, booted with
+# notick.kernel=notick-off), where only the "not supported" paths run.
+# Nothing is skipped on either.
 . ../lib/ktap.sh
 
 NT=/usr/bin/notickctl
@@ -13,11 +15,9 @@ T=/tmp/notickctl-test
 CPU1=/sys/devices/system/cpu/cpu1
 HAVE=0
 [ -e /proc/sys/kernel/sched_notick_grace_us ] && HAVE=1
+KERNEL=$(sed -n 's/.*notick\.kernel=\([^ ]*\).*/\1/p' /proc/cmdline)
 rm -rf $T
 mkdir -p $T
-
-ktap_plan 71
-ktap_note "kernel $(uname -r), SCHED_NOTICK class: $([ $HAVE = 1 ] && echo yes || echo no)"
 
 # nt ARGS...: run notickctl; rc, $T/out, $T/err
 nt() { "$NT" "$@" > $T/out 2> $T/err; rc=$?; }
@@ -26,16 +26,8 @@ dump() {
 	sed 's/^/# err: /' $T/err
 	echo "# rc=$rc"
 }
-# T DESC EXPR: a test that runs on every kernel
+# T DESC EXPR: one test
 T() { if eval "$2"; then ktap_ok "$1"; else ktap_fail "$1"; dump; fi; }
-# TC DESC EXPR: needs the SCHED_NOTICK class
-TC() {
-	if [ $HAVE = 1 ]; then T "$1" "$2"; else ktap_skip "$1" "kernel without SCHED_NOTICK"; fi
-}
-# TU DESC EXPR: checks the "not supported" path, needs a kernel without it
-TU() {
-	if [ $HAVE = 0 ]; then T "$1" "$2"; else ktap_skip "$1" "kernel has SCHED_NOTICK"; fi
-}
 nap() { sleep 0.1 2> /dev/null || sleep 1; }
 # wait_for COND: poll up to 10 s (a setup step, not a pass/fail criterion)
 wait_for() {
@@ -95,30 +87,69 @@ refused() { sed -n 's/^notickctl: IRQ \([0-9]*\): cannot .*/\1/p' "$1"; }
 sleep 600 &
 victim=$!
 
+# ---- the kernel built without the class (notick.kernel=notick-off) ----
+if [ "$KERNEL" = notick-off ]; then
+	ktap_plan 7
+	ktap_note "kernel $(uname -r), booted as $KERNEL, SCHED_NOTICK class: $([ $HAVE = 1 ] && echo yes || echo no)"
+	T "kernel built without SCHED_NOTICK: no sched_notick_grace_us" '[ $HAVE = 0 ]'
+	nt --cpu 1 -- touch $T/ran
+	T "--cpu 1 without SCHED_NOTICK: exit 125 'not supported by this kernel', program not run" \
+		'[ $rc = 125 ] && grep -q "SCHED_NOTICK is not supported by this kernel" $T/err && [ ! -e $T/ran ]'
+	nt status
+	T "status without SCHED_NOTICK: exit 2" \
+		'[ $rc = 2 ] && grep -q "not supported by this kernel" $T/err'
+	nt --pid $victim --cpu 1
+	T "--pid --cpu 1 without SCHED_NOTICK: exit 2, affinity restored" \
+		'[ $rc = 2 ] && [ "$(aff $victim)" = 0,1 ] && [ "$(pol $victim)" = 0 ]'
+	nt --report --cpu 1 -- touch $T/ran
+	T "--report without SCHED_NOTICK: exit 125, program not run" \
+		'[ $rc = 125 ] && [ ! -e $T/ran ] && ! grep -q "report for" $T/err'
+	threads $T/tids0 - -
+	nt --all-tasks --cpu 1 --pid $tp
+	read t1 t2 <<EOT
+$tids
+EOT
+	T "--all-tasks --cpu 1 without SCHED_NOTICK: exit 2, all threads unchanged" \
+		'[ $rc = 2 ] && [ "$(aff $t1)" = 0,1 ] && [ "$(aff $t2)" = 0,1 ]'
+	stop $tp
+	snap $T/iso0
+	nt --isolate --cpu 1 -- touch $T/ran
+	snap $T/iso1
+	T "--isolate without SCHED_NOTICK: exit 125 before any change (files byte-identical)" \
+		'[ $rc = 125 ] && grep -q "not supported by this kernel" $T/err && cmp -s $T/iso0 $T/iso1 && [ ! -e /run/notickctl/cpu1 ]'
+	stop $victim
+	rm -rf $T
+	exit 0
+fi
+
+ktap_plan 72
+ktap_note "kernel $(uname -r), SCHED_NOTICK class: $([ $HAVE = 1 ] && echo yes || echo no)"
+T "the test kernel has the SCHED_NOTICK class" '[ $HAVE = 1 ]'
+
 # ---- usage ----
 nt --help
 T "--help: exit 0, usage and every exit code on stdout" \
-	'[ $rc = 0 ] && grep -q "^Usage:" $T/out && grep -q "^ 127 " $T/out && grep -q "^   5 " $T/out'
+	'[ $rc = 0 ] && grep -q "^Usage:" $T/out && grep -q "^ 127 " $T/out && grep -q "^ 125 " $T/out && grep -q "^   5 " $T/out'
 nt --version
 T "--version: exit 0, name and version" \
 	'[ $rc = 0 ] && grep -q "^notickctl [0-9]" $T/out'
 nt
-T "no program: exit 1 'no program given'" \
-	'[ $rc = 1 ] && grep -q "^notickctl: no program given" $T/err'
+T "no program: exit 125 (usage) 'no program given'" \
+	'[ $rc = 125 ] && grep -q "^notickctl: no program given" $T/err'
 nt --bogus -- true
-T "unknown option: exit 1" \
-	'[ $rc = 1 ] && grep -q "unrecognized option" $T/err'
+T "unknown option: exit 125" \
+	'[ $rc = 125 ] && grep -q "unrecognized option" $T/err'
 nt --cpu one -- true
-T "--cpu one: exit 1 'invalid CPU number'" \
-	'[ $rc = 1 ] && grep -q "invalid CPU number" $T/err'
+T "--cpu one: exit 125 'invalid CPU number'" \
+	'[ $rc = 125 ] && grep -q "invalid CPU number" $T/err'
 
 # ---- CPU checks ----
 nt --cpu 2 -- touch $T/ran
-T "--cpu 2 on a 2-CPU guest: exit 5 'out of range', program not run" \
-	'[ $rc = 5 ] && grep -q "CPU 2 is out of range (possible CPUs: 0-1)" $T/err && [ ! -e $T/ran ]'
+T "--cpu 2 on a 2-CPU guest: exit 125 'out of range', program not run" \
+	'[ $rc = 125 ] && grep -q "CPU 2 is out of range (possible CPUs: 0-1)" $T/err && [ ! -e $T/ran ]'
 nt --cpu 0 -- touch $T/ran
-T "--cpu 0 (timekeeping CPU): exit 5, program not run" \
-	'[ $rc = 5 ] && grep -q "CPU 0 is the boot and timekeeping CPU" $T/err && [ ! -e $T/ran ]'
+T "--cpu 0 (timekeeping CPU): exit 125, program not run" \
+	'[ $rc = 125 ] && grep -q "CPU 0 is the boot and timekeeping CPU" $T/err && [ ! -e $T/ran ]'
 nt --cpu 99999 --pid $victim
 T "--pid with CPU out of range: exit 5, thread unchanged" \
 	'[ $rc = 5 ] && [ "$(aff $victim)" = 0,1 ] && [ "$(pol $victim)" = 0 ]'
@@ -132,17 +163,17 @@ nt --pid $victim --cpu 1
 rc_offp=$rc
 echo 1 > $CPU1/online
 wait_for '[ "$(cat /sys/devices/system/cpu/online)" = 0-1 ]'
-T "offline CPU 1: exit 5 'CPU 1 is offline', program not run" \
-	'[ $rc_off = 5 ] && grep -q "CPU 1 is offline (online CPUs: 0)" $T/err_off && [ ! -e $T/ran ]'
-T "offline CPU 1 with --report: exit 5, program not run" \
-	'[ $rc_offr = 5 ] && [ ! -e $T/ran ]'
+T "offline CPU 1: exit 125 'CPU 1 is offline', program not run" \
+	'[ $rc_off = 125 ] && grep -q "CPU 1 is offline (online CPUs: 0)" $T/err_off && [ ! -e $T/ran ]'
+T "offline CPU 1 with --report: exit 125, program not run" \
+	'[ $rc_offr = 125 ] && [ ! -e $T/ran ]'
 T "offline CPU 1 with --pid: exit 5, thread unchanged" \
 	'[ $rc_offp = 5 ] && [ "$(aff $victim)" = 0,1 ] && [ "$(pol $victim)" = 0 ]'
 
 taskset -c 0,1 $NT -- touch $T/ran > $T/out 2> $T/err
 rc=$?
-T "two allowed CPUs and no --cpu: exit 1 names CPUs 0-1" \
-	'[ $rc = 1 ] && grep -q "may run on CPUs 0-1: SCHED_NOTICK needs exactly one" $T/err && [ ! -e $T/ran ]'
+T "two allowed CPUs and no --cpu: exit 125 names CPUs 0-1" \
+	'[ $rc = 125 ] && grep -q "may run on CPUs 0-1: SCHED_NOTICK needs exactly one" $T/err && [ ! -e $T/ran ]'
 nt --pid $victim
 T "--pid without --cpu on a thread allowed on 0-1: exit 1, unchanged" \
 	'[ $rc = 1 ] && grep -q "PID $victim may run on CPUs 0-1" $T/err && [ "$(aff $victim)" = 0,1 ] && [ "$(pol $victim)" = 0 ]'
@@ -179,104 +210,88 @@ rc=$?
 T "unprivileged --pid on root's thread: exit 3 'permission denied', unchanged" \
 	'[ $rc = 3 ] && grep -q "permission denied" $T/err && [ "$(aff $victim)" = 0,1 ] && [ "$(pol $victim)" = 0 ]'
 
-# ---- kernel without the class ----
-# The commands run only there: on a kernel with the class they would work.
-rc=skipped
-: > $T/err
-[ $HAVE = 0 ] && nt --cpu 1 -- touch $T/ran
-TU "--cpu 1 without SCHED_NOTICK: exit 2 'not supported by this kernel'" \
-	'[ $rc = 2 ] && grep -q "SCHED_NOTICK is not supported by this kernel" $T/err && [ ! -e $T/ran ]'
-[ $HAVE = 0 ] && nt status
-TU "status without SCHED_NOTICK: exit 2" \
-	'[ $rc = 2 ] && grep -q "not supported by this kernel" $T/err'
-[ $HAVE = 0 ] && nt --pid $victim --cpu 1
-TU "--pid --cpu 1 without SCHED_NOTICK: exit 2, affinity restored" \
-	'[ $rc = 2 ] && [ "$(aff $victim)" = 0,1 ] && [ "$(pol $victim)" = 0 ]'
-[ $HAVE = 0 ] && nt --report --cpu 1 -- touch $T/ran
-TU "--report without SCHED_NOTICK: exit 2, program not run" \
-	'[ $rc = 2 ] && [ ! -e $T/ran ] && ! grep -q "report for" $T/err'
-if [ $HAVE = 0 ]; then
-	threads $T/tids0 - -
-	nt --all-tasks --cpu 1 --pid $tp
-	read t1 t2 <<EOT
-$tids
-EOT
-fi
-TU "--all-tasks --cpu 1 without SCHED_NOTICK: exit 2, all threads unchanged" \
-	'[ $rc = 2 ] && [ "$(aff $t1)" = 0,1 ] && [ "$(aff $t2)" = 0,1 ]'
-[ $HAVE = 0 ] && stop $tp
-
 # ---- running a program as SCHED_NOTICK ----
 nt --cpu 1 -- $P info
-TC "--cpu 1: program runs as SCHED_NOTICK (8) on CPU 1 only" \
+T "--cpu 1: program runs as SCHED_NOTICK (8) on CPU 1 only" \
 	'[ $rc = 0 ] && grep -q "^policy=8 cpu=1 allowed=1$" $T/out'
 nt --cpu 1 -- $P exit 7
-TC "the program's exit status (7) is returned" '[ $rc = 7 ]'
+T "the program's exit status (7) is returned" '[ $rc = 7 ]'
 taskset -c 1 $NT -- $P info > $T/out 2> $T/err
 rc=$?
-TC "taskset -c 1 notickctl: uses the inherited single CPU" \
+T "taskset -c 1 notickctl: uses the inherited single CPU" \
 	'[ $rc = 0 ] && grep -q "^policy=8 cpu=1 allowed=1$" $T/out'
 taskset -c 1 chrt -f 10 $NT -- $P info > $T/out 2> $T/err
 rc=$?
-TC "taskset + chrt -f + notickctl: the FIFO thread becomes SCHED_NOTICK" \
+T "taskset + chrt -f + notickctl: the FIFO thread becomes SCHED_NOTICK" \
 	'[ $rc = 0 ] && grep -q "^policy=8 cpu=1 allowed=1$" $T/out'
-printf 'not an executable format\n' > $T/badexec
-chmod 755 $T/badexec
-nt --cpu 1 -- $T/badexec
-TC "exec failure after switching: exit 126, CPU 1 left free" \
-	'[ $rc = 126 ] && [ "$(owner)" = 0 ]'
+printf 'echo "run by sh: $1"\n' > $T/noshebang
+chmod 755 $T/noshebang
+nt --cpu 1 -- $T/noshebang x
+T "a script without #! (ENOEXEC) runs with /bin/sh, as execvp does" \
+	'[ $rc = 0 ] && [ "$(cat $T/out)" = "run by sh: x" ]'
+# ETXTBSY: an executable that is open for writing cannot be executed.
+cp $P $T/busyexec
+exec 7>> $T/busyexec
+nt --cpu 1 -- $T/busyexec info
+exec 7>&-
+T "exec failure after switching (ETXTBSY): exit 126, CPU 1 left free" \
+	'[ $rc = 126 ] && grep -q "Text file busy" $T/err && [ "$(owner)" = 0 ]'
 $P drop $NT --cpu 1 -- $P info > $T/out 2> $T/err
 rc=$?
-TC "unprivileged: exit 3 'permission denied', program not run" \
-	'[ $rc = 3 ] && grep -q "permission denied" $T/err && ! grep -q policy= $T/out'
+T "unprivileged: exit 125 'permission denied', program not run" \
+	'[ $rc = 125 ] && grep -q "permission denied" $T/err && ! grep -q policy= $T/out'
 
 # ---- a SCHED_NOTICK thread owns CPU 1: status, busy, reset ----
-if [ $HAVE = 1 ]; then
-	$NT --cpu 1 -- sleep 600 > /dev/null 2>&1 &
-	own=$!
-	wait_for '[ "$(owner)" = $own ]'
-fi
-TC "sysfs cpu1/notick/pid names the SCHED_NOTICK thread" \
+$NT --cpu 1 -- sleep 600 > /dev/null 2>&1 &
+own=$!
+wait_for '[ "$(owner)" = $own ]'
+T "sysfs cpu1/notick/pid names the SCHED_NOTICK thread" \
 	'[ "$(owner)" = $own ] && [ "$(pol $own)" = 8 ]'
 nt status
-TC "status: CPU 1 row with the thread's PID and command" \
+T "status: CPU 1 row with the thread's PID and command" \
 	'[ $rc = 0 ] && grep -Eq "^ +1 yes +(running|stopped) +$own sleep +[0-9]+ +[0-9]+ +[0-9]+ +(yes|no|-) +([0-9]+|-)$" $T/out && grep -q "^grace period: " $T/out'
 nt status --json
-TC "status --json: CPU 1 object with the thread" \
-	'[ $rc = 0 ] && grep -q "{\"cpu\": 1, \"online\": true, \"pid\": $own, \"command\": \"sleep\", \"tick\": \"" $T/out'
+T "status --json: schema version, CPU 1 object with the thread" \
+	'[ $rc = 0 ] && [ "$(sed -n 2p $T/out)" = "  \"schema_version\": 1," ] && grep -q "{\"cpu\": 1, \"online\": true, \"pid\": $own, \"command\": \"sleep\", \"tick\": \"" $T/out'
+nt status --noheadings
+T "status --noheadings: one row per CPU, no heading" \
+	'[ $rc = 0 ] && [ $(wc -l < $T/out) = 2 ] && grep -Eq "^ +1 yes +(running|stopped) +$own sleep " $T/out'
 nt --cpu 1 -- touch $T/ran
-TC "busy CPU: exit 4 'CPU 1 is busy' names the owner, program not run" \
-	'[ $rc = 4 ] && grep -q "CPU 1 is busy: PID $own (sleep) already runs SCHED_NOTICK there" $T/err && [ ! -e $T/ran ]'
+T "busy CPU: exit 125 'CPU 1 is busy' names the owner, program not run" \
+	'[ $rc = 125 ] && grep -q "CPU 1 is busy: PID $own (sleep) already runs SCHED_NOTICK there" $T/err && [ ! -e $T/ran ]'
 nt --pid $victim --cpu 1
-TC "busy CPU with --pid: exit 4, the thread's affinity restored" \
+T "busy CPU with --pid: exit 4, the thread's affinity restored" \
 	'[ $rc = 4 ] && [ "$(aff $victim)" = 0,1 ] && [ "$(pol $victim)" = 0 ]'
 nt --reset $own
-TC "--reset: exit 0, SCHED_NORMAL, CPU 1 free" \
+T "--reset: exit 0, SCHED_NORMAL, CPU 1 free" \
 	'[ $rc = 0 ] && [ "$(pol $own)" = 0 ] && [ "$(owner)" = 0 ]'
-[ $HAVE = 1 ] && stop $own
+stop $own
 
 # ---- converting existing threads ----
 nt --pid $victim --cpu 1
-TC "--pid --cpu 1: running thread becomes SCHED_NOTICK on CPU 1" \
+T "--pid --cpu 1: running thread becomes SCHED_NOTICK on CPU 1" \
 	'[ $rc = 0 ] && [ "$(pol $victim)" = 8 ] && [ "$(aff $victim)" = 1 ] && [ "$(owner)" = $victim ]'
 nt --reset $victim
-TC "--reset after --pid: SCHED_NORMAL again" \
+T "--reset after --pid: SCHED_NORMAL again" \
 	'[ $rc = 0 ] && [ "$(pol $victim)" = 0 ] && [ "$(owner)" = 0 ]'
 taskset -c 1 sleep 600 &
 s1=$!
 nt --pid $s1
-TC "--pid without --cpu: uses the thread's single CPU" \
+T "--pid without --cpu: uses the thread's single CPU" \
 	'[ $rc = 0 ] && [ "$(pol $s1)" = 8 ] && [ "$(owner)" = $s1 ]'
 stop $s1
 wait_for '[ "$(owner)" != $s1 ]'
 
 threads $T/tids1 1
 nt --all-tasks --pid $tp
-TC "--all-tasks: every thread converted (one thread on CPU 1)" \
+T "--all-tasks: every thread converted (one thread on CPU 1)" \
 	'[ $rc = 0 ] && [ "$(pol $tp)" = 8 ] && [ "$(owner)" = $tp ]'
 nt --all-tasks --reset $tp
-TC "--all-tasks --reset: every thread SCHED_NORMAL" \
+T "--all-tasks --reset: every thread SCHED_NORMAL" \
 	'[ $rc = 0 ] && [ "$(pol $tp)" = 0 ] && [ "$(owner)" = 0 ]'
+nt --all-tasks --reset $tp
+T "--all-tasks --reset again: exit 0, 'no thread was SCHED_NOTICK'" \
+	'[ $rc = 0 ] && [ "$(cat $T/out)" = "pid $tp: no thread was SCHED_NOTICK, unchanged" ]'
 stop $tp
 
 threads $T/tids2 1 -
@@ -284,7 +299,7 @@ nt --all-tasks --pid $tp
 read t1 t2 <<EOT
 $tids
 EOT
-TC "--all-tasks, second thread on two CPUs: exit 1, first thread restored" \
+T "--all-tasks, second thread on two CPUs: exit 1, first thread restored" \
 	'[ $rc = 1 ] && [ "$(pol $t1)" = 0 ] && [ "$(pol $t2)" = 0 ] && [ "$(aff $t1)" = 1 ] && [ "$(owner)" = 0 ]'
 stop $tp
 
@@ -293,7 +308,7 @@ nt --all-tasks --pid $tp
 read t1 t2 <<EOT
 $tids
 EOT
-TC "--all-tasks, two threads on CPU 1: exit 4, first thread restored" \
+T "--all-tasks, two threads on CPU 1: exit 4, first thread restored" \
 	'[ $rc = 4 ] && [ "$(pol $t1)" = 0 ] && [ "$(pol $t2)" = 0 ] && [ "$(owner)" = 0 ]'
 stop $tp
 
@@ -302,35 +317,53 @@ nt --all-tasks --cpu 1 --pid $tp
 read t1 t2 <<EOT
 $tids
 EOT
-TC "--all-tasks --cpu 1, two threads: exit 4, policy and affinity of both restored" \
+T "--all-tasks --cpu 1, two threads: exit 4, policy and affinity of both restored" \
 	'[ $rc = 4 ] && [ "$(pol $t1)" = 0 ] && [ "$(pol $t2)" = 0 ] && [ "$(aff $t1)" = 0,1 ] && [ "$(aff $t2)" = 0,1 ] && [ "$(owner)" = 0 ]'
 stop $tp
 
 # ---- --report ----
 l0=$(loc1)
-nt --report --cpu 1 -o $T/rep.txt -- $P spin 300
+nt --report --cpu 1 -O $T/rep.txt -- $P spin 300
 l1=$(loc1)
 rloc=$(sed -n 's/^ *local timer interrupts (LOC) *//p' $T/rep.txt 2> /dev/null)
-TC "--report: program runs as SCHED_NOTICK, exit 0" \
+T "--report: program runs as SCHED_NOTICK, exit 0" \
 	'[ $rc = 0 ] && grep -q "^policy=8 cpu=1 allowed=1$" $T/out'
-TC "--report: text report with LOC, other interrupts, softirqs, context switches" \
+T "--report: text report with LOC, other interrupts, softirqs, context switches" \
 	'grep -q "SCHED_NOTICK report for PID [0-9]* ($P) on CPU 1:" $T/rep.txt && grep -Eq "^  other interrupts +[0-9]+$" $T/rep.txt && grep -Eq "^  softirqs +[0-9]+$" $T/rep.txt && grep -Eq "^  involuntary ctxt switches +[0-9]+$" $T/rep.txt && grep -Eq "^  elapsed +[0-9]+\.[0-9]{6} s$" $T/rep.txt'
-TC "--report: LOC count ($rloc) within CPU 1's LOC delta around the run ($l0 -> $l1)" \
+T "--report: LOC count ($rloc) within CPU 1's LOC delta around the run ($l0 -> $l1)" \
 	'[ -n "$rloc" ] && [ -n "$l0" ] && [ "$rloc" -le $((l1 - l0)) ]'
 [ -f $T/rep.txt ] && sed 's/^/# /' $T/rep.txt
-taskset -c 1 $NT --report --json -o $T/rep.json -- $P sleeploop 20 10 > $T/out 2> $T/err
+taskset -c 1 $NT --report --json -O $T/rep.json -- $P sleeploop 20 10 > $T/out 2> $T/err
 rc=$?
 vcs=$(sed -n 's/^ *"voluntary_ctxt_switches": \([0-9]*\),$/\1/p' $T/rep.json 2> /dev/null)
-TC "--report --json: all keys present, cpu 1, exit_status 0" \
-	'[ $rc = 0 ] && grep -q "\"cpu\": 1," $T/rep.json && grep -q "\"exit_status\": 0," $T/rep.json && grep -q "\"local_timer_interrupts\": [0-9]*," $T/rep.json && grep -q "\"interrupts\": \[" $T/rep.json && grep -q "{\"name\": \"LOC\", \"description\": \"Local timer interrupts\", \"count\": [0-9]*}" $T/rep.json && grep -q "{\"name\": \"TIMER\", \"count\": [0-9]*}" $T/rep.json'
-TC "--report --json: 20 sleeps give >= 20 voluntary context switches ($vcs)" \
+T "--report --json: schema version, all keys present, cpu 1, exit_status 0" \
+	'[ $rc = 0 ] && grep -q "^  \"schema_version\": 1,$" $T/rep.json && grep -q "\"cpu\": 1," $T/rep.json && grep -q "\"exit_status\": 0," $T/rep.json && grep -q "\"local_timer_interrupts\": [0-9]*," $T/rep.json && grep -q "\"interrupts\": \[" $T/rep.json && grep -q "{\"name\": \"LOC\", \"description\": \"Local timer interrupts\", \"count\": [0-9]*}" $T/rep.json && grep -q "{\"name\": \"TIMER\", \"count\": [0-9]*}" $T/rep.json'
+T "--report --json: 20 sleeps give >= 20 voluntary context switches ($vcs)" \
 	'[ -n "$vcs" ] && [ "$vcs" -ge 20 ]'
 nt --report --cpu 1 -- $P exit 3
-TC "--report: program's exit status (3) returned, report on stderr" \
+T "--report: program's exit status (3) returned, report on stderr" \
 	'[ $rc = 3 ] && grep -q "report for PID" $T/err && grep -Eq "^  exit status +3$" $T/err'
 nt --report --cpu 1 -- $P kill
-TC "--report: program killed by SIGTERM gives 143 and 'killed by signal 15'" \
+T "--report: program killed by SIGTERM gives 143 and 'killed by signal 15'" \
 	'[ $rc = 143 ] && grep -Eq "^  killed by signal +15 " $T/err'
+$NT --report --cpu 1 -- sleep 600 > $T/out 2> $T/err &
+rp=$!
+wait_for '[ "$(owner)" != 0 ]'
+kill -TERM $rp
+wait $rp
+rc=$?
+T "--report, SIGTERM to notickctl: passed on to the program, report, exit 143, CPU 1 free" \
+	'[ $rc = 143 ] && grep -Eq "^  killed by signal +15 " $T/err && [ "$(owner)" = 0 ]'
+$NT --report --cpu 1 -- sleep 600 > $T/out 2> $T/err &
+rp=$!
+wait_for '[ "$(owner)" != 0 ]'
+prog=$(owner)
+kill -KILL $rp
+wait $rp 2> /dev/null
+wait_for '[ "$(owner)" = 0 ]'
+T "--report, notickctl killed (SIGKILL): its SCHED_NOTICK program ($prog) is gone, CPU 1 free" \
+	'[ "$prog" != 0 ] && [ "$(owner)" = 0 ] && ! kill -0 $prog 2> /dev/null'
+kill -KILL $prog 2> /dev/null
 
 # ---- --isolate: watchdog and device interrupts off CPU 1 ----
 snap $T/isob
@@ -347,48 +380,42 @@ ktap_note "before --isolate: watchdog_cpumask $(cat $WD 2> /dev/null || echo abs
 $P drop $NT --isolate --cpu 1 -- $P info > $T/out 2> $T/err
 rc=$?
 snap $T/iso1
-TC "unprivileged --isolate: exit 3 'permission denied', nothing changed" \
-	'[ $rc = 3 ] && grep -q "permission denied" $T/err && ! grep -q policy= $T/out && cmp -s $T/iso0 $T/iso1'
-if [ $HAVE = 1 ]; then
-	$NT --cpu 1 -- sleep 600 > /dev/null 2>&1 &
-	own=$!
-	wait_for '[ "$(owner)" = $own ]'
-fi
+T "unprivileged --isolate: exit 125 'permission denied', nothing changed" \
+	'[ $rc = 125 ] && grep -q "permission denied" $T/err && ! grep -q policy= $T/out && cmp -s $T/iso0 $T/iso1'
+$NT --cpu 1 -- sleep 600 > /dev/null 2>&1 &
+own=$!
+wait_for '[ "$(owner)" = $own ]'
 nt --isolate --cpu 1 -- touch $T/ran
 snap $T/iso1
-TC "--isolate on a busy CPU: exit 4 'CPU 1 is busy', program not run" \
-	'[ $rc = 4 ] && grep -q "CPU 1 is busy: PID $own" $T/err && [ ! -e $T/ran ]'
-TC "--isolate refused admission: watchdog_cpumask, default and IRQ affinities byte-identical" \
-	'cmp -s $T/iso0 $T/iso1'
+T "--isolate on a busy CPU: exit 125 'CPU 1 is busy', program not run" \
+	'[ $rc = 125 ] && grep -q "CPU 1 is busy: PID $own" $T/err && [ ! -e $T/ran ]'
+T "--isolate refused admission: watchdog_cpumask, default and IRQ affinities byte-identical, no record" \
+	'cmp -s $T/iso0 $T/iso1 && [ ! -e /run/notickctl/cpu1 ]'
 [ -s $T/iso0 ] && ! cmp -s $T/iso0 $T/iso1 && diff $T/iso0 $T/iso1 | sed 's/^/# /'
 vaff=$(aff $victim)
 nt --isolate --pid $victim --cpu 1
 snap $T/iso1
-TC "--isolate --pid on a busy CPU: exit 4, thread ($vaff) and files as they were" \
+T "--isolate --pid on a busy CPU: exit 4, thread ($vaff) and files as they were" \
 	'[ $rc = 4 ] && [ "$(aff $victim)" = "$vaff" ] && [ "$(pol $victim)" = 0 ] && cmp -s $T/iso0 $T/iso1'
-if [ $HAVE = 1 ]; then
-	$NT --reset $own > /dev/null 2>&1
-	stop $own
-	wait_for '[ "$(owner)" = 0 ]'
-fi
+$NT --reset $own > /dev/null 2>&1
+stop $own
+wait_for '[ "$(owner)" = 0 ]'
 
 # counts of interrupts per IRQ, to tell a move the kernel defers until
 # the IRQ next fires (x86 IO-APIC) from one that was not made
 irqcount() { awk -v n="$1:" '$1 == n { print $2 + $3 }' /proc/interrupts; }
-if [ $HAVE = 1 ]; then
-	for d in /proc/irq/[0-9]*; do echo "${d##*/} $(irqcount ${d##*/})"; done > $T/cnt0
-	$NT --isolate --cpu 1 -- $P spin 600000 > $T/spin.out 2> $T/iso.err &
-	spin=$!
-	wait_for '[ "$(owner)" = $spin ]'
-	for d in /proc/irq/[0-9]*; do echo "${d##*/} $(irqcount ${d##*/})"; done > $T/cnt1
-fi
+for d in /proc/irq/[0-9]*; do echo "${d##*/} $(irqcount ${d##*/})"; done > $T/cnt0
+$NT --isolate --cpu 1 -- $P spin 600000 > $T/spin.out 2> $T/iso.err &
+spin=$!
+wait_for '[ "$(owner)" = $spin ]'
+for d in /proc/irq/[0-9]*; do echo "${d##*/} $(irqcount ${d##*/})"; done > $T/cnt1
 sed 's/^/# stderr: /' $T/iso.err 2> /dev/null
 refused $T/iso.err > $T/refused 2> /dev/null
 ktap_note "after --isolate: watchdog_cpumask $(cat $WD), default_smp_affinity $(cat $DEF), IRQs on CPU 1: $(irqs1 | tr '\n' ' '), refused: $(tr '\n' ' ' < $T/refused 2> /dev/null)"
-TC "--isolate --cpu 1 -- spinner: SCHED_NOTICK owner of CPU 1" \
+T "--isolate --cpu 1 -- spinner: SCHED_NOTICK owner of CPU 1" \
 	'[ "$(owner)" = $spin ] && [ "$(pol $spin)" = 8 ] && [ "$(aff $spin)" = 1 ]'
-TC "--isolate: CPU 1 gone from watchdog_cpumask ($(cat $WD))" '[ "$(cat $WD)" = 0 ]'
-TC "--isolate: default_smp_affinity is CPU 0 only ($(cat $DEF))" '[ "$(cat $DEF)" = 1 ]'
+T "--isolate: CPU 1 gone from watchdog_cpumask ($(cat $WD))" '[ "$(cat $WD)" = 0 ]'
+T "--isolate: default_smp_affinity is CPU 0 only ($(cat $DEF))" '[ "$(cat $DEF)" = 1 ]'
 movable_ok() {
 	for d in /proc/irq/[0-9]*; do
 		grep -qx "${d##*/}" $T/refused && continue
@@ -396,7 +423,7 @@ movable_ok() {
 	done
 	return 0
 }
-TC "--isolate: no movable IRQ allows CPU 1 in smp_affinity_list; IRQ $SIRQ (CPU 1 only) -> 0" \
+T "--isolate: no movable IRQ allows CPU 1 in smp_affinity_list; IRQ $SIRQ (CPU 1 only) -> 0" \
 	'movable_ok && [ "$(cat /proc/irq/$SIRQ/smp_affinity_list)" = 0 ]'
 # A move that the kernel defers (no interrupt since) is no failure.
 effective_ok() {
@@ -409,40 +436,35 @@ effective_ok() {
 	done
 	return 0
 }
-TC "--isolate: no movable IRQ that fired since has CPU 1 in effective_affinity (IRQ $SIRQ: $(cat /proc/irq/$SIRQ/effective_affinity_list))" \
+T "--isolate: no movable IRQ that fired since has CPU 1 in effective_affinity (IRQ $SIRQ: $(cat /proc/irq/$SIRQ/effective_affinity_list))" \
 	'effective_ok && ! has1 /proc/irq/$SIRQ/effective_affinity_list'
 nt status
 n1=$(irqs1 | wc -l)
-TC "status: CPU 1 row 'no' in WATCHDOG and its IRQ count ($n1)" \
+T "status: CPU 1 row 'no' in WATCHDOG and its IRQ count ($n1)" \
 	'[ $rc = 0 ] && grep -Eq "^ +1 yes +(running|stopped) +$spin ntprobe .* no +$n1$" $T/out && grep -Eq "^ +0 yes .* yes +[0-9]+$" $T/out'
 nt status --json
-TC "status --json: CPU 1 \"watchdog\": false, \"irqs\": $n1" \
+T "status --json: CPU 1 \"watchdog\": false, \"irqs\": $n1" \
 	'[ $rc = 0 ] && grep -q "{\"cpu\": 1, .*, \"watchdog\": false, \"irqs\": $n1}" $T/out'
-[ $HAVE = 1 ] && stop $spin
+stop $spin
 wait_for '[ "$(owner)" = 0 ]'
-TC "isolation stays after the program exits" \
-	'[ "$(owner)" = 0 ] && [ "$(cat $WD)" = 0 ] && [ "$(cat $DEF)" = 1 ]'
+T "isolation stays after the program exits, recorded in /run/notickctl/cpu1" \
+	'[ "$(owner)" = 0 ] && [ "$(cat $WD)" = 0 ] && [ "$(cat $DEF)" = 1 ] && [ -s /run/notickctl/cpu1 ]'
 
 nt --unisolate --cpu 1
 sed 's/^/# stderr: /' $T/err
-refused $T/err > $T/refused
-def=$(cat $DEF)
-unisolated() {
-	for d in /proc/irq/[0-9]*; do
-		grep -qx "${d##*/}" $T/refused && continue
-		[ "$(cat $d/smp_affinity)" = "$def" ] || return 1
-	done
-}
-TC "--unisolate --cpu 1: exit 0, watchdog_cpumask and default_smp_affinity as before" \
-	'[ $rc = 0 ] && [ "$(cat $WD)" = "$(was $T/iso0 $WD)" ] && [ "$(cat $DEF)" = "$(was $T/iso0 $DEF)" ]'
-TC "--unisolate: every movable IRQ's smp_affinity is default_smp_affinity ($def)" 'unisolated'
+snap $T/iso1
+T "--unisolate --cpu 1: exit 0, every file --isolate wrote as before it, byte for byte" \
+	'[ $rc = 0 ] && cmp -s $T/iso0 $T/iso1 && [ ! -e /run/notickctl/cpu1 ]'
+[ -s $T/iso0 ] && ! cmp -s $T/iso0 $T/iso1 && diff $T/iso0 $T/iso1 | sed 's/^/# /'
+T "--unisolate: the hand-tuned IRQ $SIRQ (ttyS1) is on CPU 1 again, not the default" \
+	'[ "$(cat /proc/irq/$SIRQ/smp_affinity_list)" = 1 ]'
 snap $T/iso1
 cmp -s $T/isob $T/iso1 || { ktap_note "differences to the boot state, restored:"; diff $T/isob $T/iso1 | sed 's/^/# /'; }
 restore $T/isob
 snap $T/iso1
 T "guest state restored for later checks (files byte-identical to boot)" 'cmp -s $T/isob $T/iso1'
 
-TC "no SCHED_NOTICK thread left behind on CPU 1" '[ "$(owner)" = 0 ]'
+T "no SCHED_NOTICK thread left behind on CPU 1" '[ "$(owner)" = 0 ]'
 
 stop $victim
 rm -rf $T

@@ -9,16 +9,33 @@
  *   osctl attach CPU            OFFSCHED_IOC_ATTACH; prints OK or errno name
  *   osctl private CPU           attach, then mmap(MAP_PRIVATE); same output
  *   osctl gaps FILE START END   read u64 (start, end) gap pairs; prints
- *                               "bytes=B n=N bad=X unordered=Y": X pairs
- *                               not START <= start < end <= END, Y pairs
- *                               that start before the previous one ended
+ *                               "bytes=B n=N bad=X unordered=Y last=S,E":
+ *                               X pairs not START <= start < end <= END, Y
+ *                               pairs that start before the previous one
+ *                               ended, S,E the last pair (0,0 if none)
  *   osctl fwq FILE              read u64 FWQ results; prints
  *                               "bytes=B n=N zero=Z min=A max=B"
  *   osctl shm CPU               prints "status=S samples_done=N messages=M
- *                               gaps_done=G gaps_lost=L fwq_done=F"
+ *                               gaps_done=G gaps_lost=L fwq_done=F loops=P"
+ *   osctl phys CPU              prints the physical address of the loops
+ *                               counter in CPU's shared memory (pagemap)
+ *   osctl peek ADDR             prints the u64 at physical address ADDR,
+ *                               read through /dev/mem
+ *   osctl setq CPU CYCLES       write CYCLES to quantum_cycles in CPU's
+ *                               shared memory, as any user could
  *   osctl ring CPU N            send N words through the in ring, check that
  *                               each comes back + 1 on the out ring, in order
  *   osctl send CPU WORD         send one word, check its answer
+ *   osctl fill CPU              fill the out ring (256 words unread), then
+ *                               the in ring (256 more), check that the
+ *                               service takes no more while out is full and
+ *                               counts it (ring_full), then read all 512
+ *                               answers: each w + 1, in order, once. Prints
+ *                               "OK full=F messages=M" or "FAIL ..."
+ *   osctl hold CPU              map CPU's shared memory, print "status=S
+ *                               messages=M start_tsc=T" from it, wait for a
+ *                               line on stdin, print the same again from the
+ *                               same mapping and exit
  *
  * Exit status: 0 when the command ran (whatever errno it reports), 1 when a
  * ring check failed, 2 on usage or setup errors.
@@ -126,6 +143,7 @@ static int do_results(const char *file)
 static int do_gaps(const char *file, uint64_t start, uint64_t end)
 {
 	uint64_t pair[2], n = 0, bytes = 0, bad = 0, unordered = 0, prev = 0;
+	uint64_t last[2] = { 0, 0 };
 	FILE *f = fopen(file, "r");
 	size_t got;
 
@@ -143,10 +161,13 @@ static int do_gaps(const char *file, uint64_t start, uint64_t end)
 		if (pair[0] < prev)
 			unordered++;
 		prev = pair[1];
+		last[0] = pair[0];
+		last[1] = pair[1];
 	}
 	fclose(f);
 	printf("bytes=%" PRIu64 " n=%" PRIu64 " bad=%" PRIu64
-	       " unordered=%" PRIu64 "\n", bytes, n, bad, unordered);
+	       " unordered=%" PRIu64 " last=%" PRIu64 ",%" PRIu64 "\n",
+	       bytes, n, bad, unordered, last[0], last[1]);
 	return 0;
 }
 
@@ -240,6 +261,55 @@ static int do_attach(unsigned int cpu, int private)
 	return 0;
 }
 
+/* Physical address of a mapped user address, from /proc/self/pagemap. */
+static int do_phys(const volatile void *p)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t va = (uintptr_t)p;
+	uint64_t entry;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0) {
+		perror("/proc/self/pagemap");
+		return 2;
+	}
+	if (pread(fd, &entry, sizeof(entry), va / page * sizeof(entry)) !=
+	    sizeof(entry)) {
+		perror("pagemap");
+		close(fd);
+		return 2;
+	}
+	close(fd);
+	/* Bit 63: present; bits 0-54: the page frame (0 without privilege). */
+	if (!(entry >> 63) || !(entry & ((1ull << 55) - 1))) {
+		fprintf(stderr, "no page frame for %#lx\n", (unsigned long)va);
+		return 2;
+	}
+	printf("%#" PRIx64 "\n",
+	       (uint64_t)((entry & ((1ull << 55) - 1)) * page + va % page));
+	return 0;
+}
+
+/* The u64 at a physical address, read through /dev/mem. */
+static int do_peek(uint64_t addr)
+{
+	uint64_t v;
+	int fd = open("/dev/mem", O_RDONLY);
+
+	if (fd < 0) {
+		perror("/dev/mem");
+		return 2;
+	}
+	if (pread(fd, &v, sizeof(v), addr) != sizeof(v)) {
+		perror("/dev/mem");
+		close(fd);
+		return 2;
+	}
+	close(fd);
+	printf("%" PRIu64 "\n", v);
+	return 0;
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -306,6 +376,112 @@ static int ring_exchange(struct offsched_shm *shm, uint64_t first, uint64_t n,
 	return 0;
 }
 
+/* Ring counter loads and stores, as in <uapi/linux/offsched.h>. */
+static uint32_t ring_load(uint32_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static void ring_store(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+/* Poll @cond for up to 60 s (a safety bound only). */
+#define POLL(cond) ({							\
+	uint64_t _t0 = now_ns();					\
+	while (!(cond) && now_ns() - _t0 < 60000000000ull)		\
+		;							\
+	(cond);								\
+})
+
+static int do_fill(struct offsched_shm *shm)
+{
+	struct offsched_ring *in = &shm->in, *out = &shm->out;
+	const uint32_t n = OFFSCHED_RING_SIZE;
+	uint32_t in0 = ring_load(&in->head), out0 = ring_load(&out->tail);
+	uint64_t base = 0x5eed0000, m0, full0, full1, i;
+
+	if (ring_load(&out->head) != out0 || ring_load(&in->tail) != in0) {
+		puts("FAIL rings not empty");
+		return 1;
+	}
+	m0 = __atomic_load_n(&shm->messages, __ATOMIC_RELAXED);
+	/* 256 words, answered into out, which nobody reads: out is full. */
+	for (i = 0; i < n; i++) {
+		in->data[(in0 + i) % n] = base + i;
+		ring_store(&in->head, in0 + i + 1);
+	}
+	if (!POLL(ring_load(&out->head) - out0 == n &&
+		  ring_load(&in->tail) == in0 + n)) {
+		printf("FAIL out ring never filled (head %u tail %u)\n",
+		       ring_load(&out->head) - out0, ring_load(&in->tail) - in0);
+		return 1;
+	}
+	/* 256 more: in is full too, and the service must wait. */
+	for (i = n; i < 2 * n; i++) {
+		in->data[(in0 + i) % n] = base + i;
+		ring_store(&in->head, in0 + i + 1);
+	}
+	full0 = __atomic_load_n(&shm->ring_full, __ATOMIC_RELAXED);
+	if (!POLL(__atomic_load_n(&shm->ring_full, __ATOMIC_RELAXED) > full0 + 1000)) {
+		printf("FAIL the full-ring branch is not counted (ring_full %llu)\n",
+		       (unsigned long long)full0);
+		return 1;
+	}
+	full1 = __atomic_load_n(&shm->ring_full, __ATOMIC_RELAXED);
+	if (ring_load(&in->tail) != in0 + n || ring_load(&out->head) != out0 + n ||
+	    __atomic_load_n(&shm->messages, __ATOMIC_RELAXED) != m0 + n) {
+		puts("FAIL the service went on with out full");
+		return 1;
+	}
+	/* Read every answer: w + 1, in order, each once. */
+	for (i = 0; i < 2 * n; i++) {
+		uint64_t got;
+
+		if (!POLL(ring_load(&out->head) != out0 + i)) {
+			printf("FAIL no answer %llu\n", (unsigned long long)i);
+			return 1;
+		}
+		got = out->data[(out0 + i) % n];
+		ring_store(&out->tail, out0 + i + 1);
+		if (got != base + i + 1) {
+			printf("FAIL answer %llu: %#llx, want %#llx\n",
+			       (unsigned long long)i, (unsigned long long)got,
+			       (unsigned long long)(base + i + 1));
+			return 1;
+		}
+	}
+	if (!POLL(ring_load(&in->tail) == in0 + 2 * n) ||
+	    ring_load(&out->head) != out0 + 2 * n ||
+	    __atomic_load_n(&shm->messages, __ATOMIC_RELAXED) != m0 + 2 * n) {
+		puts("FAIL words lost or answered twice");
+		return 1;
+	}
+	printf("OK full=%llu messages=%llu\n", (unsigned long long)full1,
+	       (unsigned long long)(__atomic_load_n(&shm->messages,
+						    __ATOMIC_RELAXED) - m0));
+	return 0;
+}
+
+static int do_hold(struct offsched_shm *shm)
+{
+	char line[16];
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		if (pass && !fgets(line, sizeof(line), stdin))
+			return 2;
+		printf("status=%u messages=%llu start_tsc=%llu\n",
+		       __atomic_load_n(&shm->status, __ATOMIC_ACQUIRE),
+		       (unsigned long long)__atomic_load_n(&shm->messages,
+							   __ATOMIC_RELAXED),
+		       (unsigned long long)shm->start_tsc);
+		fflush(stdout);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct offsched_shm *shm;
@@ -330,15 +506,33 @@ int main(int argc, char **argv)
 		if (!shm)
 			return 2;
 		printf("status=%u samples_done=%u messages=%" PRIu64
-		       " gaps_done=%u gaps_lost=%" PRIu64 " fwq_done=%u\n",
+		       " gaps_done=%u gaps_lost=%" PRIu64 " fwq_done=%u"
+		       " loops=%" PRIu64 "\n",
 		       __atomic_load_n(&shm->status, __ATOMIC_ACQUIRE),
 		       __atomic_load_n(&shm->samples_done, __ATOMIC_ACQUIRE),
 		       (uint64_t)__atomic_load_n(&shm->messages, __ATOMIC_RELAXED),
 		       __atomic_load_n(&shm->gaps_done, __ATOMIC_ACQUIRE),
 		       (uint64_t)__atomic_load_n(&shm->gaps_lost, __ATOMIC_RELAXED),
-		       __atomic_load_n(&shm->fwq_done, __ATOMIC_ACQUIRE));
+		       __atomic_load_n(&shm->fwq_done, __ATOMIC_ACQUIRE),
+		       (uint64_t)__atomic_load_n(&shm->loops, __ATOMIC_RELAXED));
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "phys")) {
+		shm = map_shm(strtoul(argv[2], NULL, 0));
+		if (!shm)
+			return 2;
+		return do_phys(&shm->loops);
+	}
+	if (argc == 4 && !strcmp(argv[1], "setq")) {
+		shm = map_shm(strtoul(argv[2], NULL, 0));
+		if (!shm)
+			return 2;
+		shm->quantum_cycles = strtoull(argv[3], NULL, 0);
+		puts("OK");
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "peek"))
+		return do_peek(strtoull(argv[2], NULL, 0));
 	if (argc == 4 && !strcmp(argv[1], "ring")) {
 		shm = map_shm(strtoul(argv[2], NULL, 0));
 		if (!shm)
@@ -350,6 +544,18 @@ int main(int argc, char **argv)
 		if (!shm)
 			return 2;
 		return ring_exchange(shm, strtoull(argv[3], NULL, 0), 1, 0);
+	}
+	if (argc == 3 && !strcmp(argv[1], "fill")) {
+		shm = map_shm(strtoul(argv[2], NULL, 0));
+		if (!shm)
+			return 2;
+		return do_fill(shm);
+	}
+	if (argc == 3 && !strcmp(argv[1], "hold")) {
+		shm = map_shm(strtoul(argv[2], NULL, 0));
+		if (!shm)
+			return 2;
+		return do_hold(shm);
 	}
 	fprintf(stderr, "usage: see the comment at the top of osctl.c\n");
 	return 2;

@@ -4,43 +4,17 @@
 # the ftq and echo services on CPU 1 through sysfs and /dev/offsched.
 . ../lib/ktap.sh
 
-ktap_plan 102
+ktap_plan 173
 
-SYS=/sys/devices/system/cpu
-C0=$SYS/cpu0/offsched
-C1=$SYS/cpu1/offsched
-ONLINE1=$SYS/cpu1/online
-ctl=./osctl
+. ./lib.sh
+. ../lib/kexec.sh
+. ./kexec.sh
 
-# pause: a short sleep between polls.
-pause() { usleep 100000 2>/dev/null || sleep 1; }
-
-# wait_for EXPR: poll EXPR up to 600 times. The bound only keeps a broken
-# kernel from hanging the suite; the result of EXPR is what is checked.
-wait_for() {
-	local n=0
-	while [ $n -lt 600 ]; do
-		eval "$1" && return 0
-		pause
-		n=$((n + 1))
-	done
-	return 1
-}
-
-# expect DESC FILE VALUE ERRNO: write VALUE to FILE, expect ERRNO (or OK).
-expect() {
-	got=$($ctl write "$2" "$3")
-	want=$4
-	ktap_check "$1 ($got, want $want)" '[ "$got" = "$want" ]'
-}
-
-# field NAME LINE: value of NAME=value in LINE.
-field() { echo "$2" | sed -n "s/.*\\b$1=\\([0-9]*\\).*/\\1/p"; }
-
-# run_tsc: set t0 and t1 to the start and end of the last FTQ run.
-run_tsc() { rt=$(cat $C1/run_tsc); t0=${rt% *}; t1=${rt#* }; }
-
-offsched_lines() { dmesg | grep -c "CPU 1 is now offline and OFFSCHED"; }
+# Stages 2 and 3 run in kernels kexec'd into at the end of stage 1 and 2.
+case ${NOTICK_STAGE:-1} in
+2) kexec_stage2; exit 0 ;;
+3) kexec_stage3; exit 0 ;;
+esac
 
 ktap_note "kernel $(uname -r)"
 
@@ -90,7 +64,7 @@ ktap_check "ftq defaults: gap_ns 2000, fwq_work 100000, fwq_reps 1000 ($(cat $C1
 ktap_check "nothing recorded before the first run ($(cat $C1/run_tsc))" \
 	'[ "$(cat $C1/gaps_done)" = 0 ] && [ "$(cat $C1/gaps_lost)" = 0 ] &&
 	 [ "$(cat $C1/fwq_done)" = 0 ] && [ "$(cat $C1/run_tsc)" = "0 0" ] &&
-	 [ "$($ctl gaps $C1/gaps 0 0)" = "bytes=0 n=0 bad=0 unordered=0" ] &&
+	 [ "$($ctl gaps $C1/gaps 0 0)" = "bytes=0 n=0 bad=0 unordered=0 last=0,0" ] &&
 	 [ "$(field bytes "$($ctl fwq $C1/fwq)")" = 0 ]'
 expect "gap threshold below 100 ns is refused" $C1/gap_ns 99 ERANGE
 expect "gap threshold above 1 s is refused" $C1/gap_ns 1000000001 ERANGE
@@ -155,7 +129,13 @@ if dmesg | grep -q "could not calculate TSC khz"; then
 		"gaps of a stopped run" "start a long FWQ" \
 		"samples_done incomplete during FWQ" "stop during FWQ" \
 		"FWQ returned on request" "start ftq without FWQ" \
-		"run without FWQ complete" "stop the run without FWQ"; do
+		"run without FWQ complete" "stop the run without FWQ" \
+		"start with quantum_ns 250000" "run completes" \
+		"TSC span is samples x quantum" "online: armed again" \
+		"user space halves quantum_cycles" "offline: runs again" \
+		"second span still samples x quantum" "stop" \
+		"start 10 quanta of 1 s" "stop within stop_timeout_ms" \
+		"quantum cut short not recorded"; do
 		ktap_skip "ftq: $d" "TSC frequency unknown (no PM timer or HPET)"
 	done
 else
@@ -289,6 +269,9 @@ else
 	expect "stop the run without FWQ" $C1/control stop OK
 	$ctl write $C1/fwq_reps 1000 > /dev/null
 	$ctl write $C1/fwq_work 100000 > /dev/null
+
+	# --- the quantum is the kernel's; a stop cuts a quantum short ----------
+	. ./ftqparams.sh
 fi
 
 # --- 20 start -> run -> stop -> online cycles, with echo ----------------------
@@ -317,6 +300,9 @@ ktap_check "20 more 'now offline and OFFSCHED' messages" \
 	'[ "$(offsched_lines)" = $((n0 + 20)) ]'
 ktap_check "no warning in dmesg so far" \
 	'! dmesg | grep -E -q "WARNING:|BUG:|possible circular|inconsistent lock|RCU used illegally|suspicious RCU"'
+
+# --- start and stop racing with writes to cpu1/online (./race.sh) ----------
+. ./race.sh
 
 # --- onlining through the CPU's own online file stops the service too -------
 expect "start echo again" $C1/control start OK
@@ -360,8 +346,26 @@ ktap_check "CPU 1 online, echo stopped with 1012 messages" \
 	 [ "$(field messages "$($ctl shm 1)")" = 1012 ]'
 echo 2000 > /sys/module/offsched/parameters/stop_timeout_ms
 
+# --- waiting for a deaf service holds no CPU hotplug lock (./lockwait.sh) ---
+. ./lockwait.sh
+
+# --- full rings (./ring.sh) ------------------------------------------------------
+. ./ring.sh
+
+# --- suspend and hibernation ---------------------------------------------------
+. ./pm.sh
+
+# --- start on an offline CPU; start/stop cycles with readers (./cycles.sh) ---
+. ./cycles.sh
+
+# --- unloading refused while a service runs or a run is mapped (./unload.sh) --
+. ./unload.sh
+
 # --- unloading ----------------------------------------------------------------
 got=$($ctl rmmod offsched_mgr)
 ktap_check "rmmod after the stop succeeds ($got)" \
 	'[ "$got" = OK ] && [ ! -e $C1 ] && [ ! -e /dev/offsched ]'
 ktap_check "CPU 1 online after unload" '[ "$(cat $SYS/online)" = 0-1 ]'
+
+# --- kexec into stages 2 and 3 (./kexec.sh) -------------------------------------
+kexec_stage1

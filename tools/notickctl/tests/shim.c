@@ -10,22 +10,138 @@
  * $NT_SHIM_WFAIL="SUFFIX:ERRNO[,SUFFIX:ERRNO...]" makes write(2) to a file
  * whose path ends with SUFFIX fail with ERRNO (also EIO, EACCES), and
  * each such refusal is logged as "refused PATH".
+ *
+ * Slow steps, for signals sent in the middle of a change:
+ * $NT_SHIM_SLOW="SUFFIX:MS[,...]" makes a write(2) to a file whose path
+ * ends with SUFFIX take MS milliseconds longer; the SUFFIX "setattr"
+ * slows every sched_setattr() to SCHED_NOTICK, "setattrN" only the Nth
+ * call, and "pin" every sched_setaffinity() to a single CPU.  Each is
+ * logged as "slow PATH" (or "slow setattr TID", "slow pin TID") when it
+ * starts.
+ *
+ * Running out of memory: with $NT_SHIM_NOMEM=N, once N writes to files
+ * under a /proc/ directory succeeded, every malloc(), calloc() and
+ * realloc() fails with ENOMEM.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 long syscall(long number, ...);
 ssize_t write(int fd, const void *buf, size_t count);
+void *malloc(size_t n);
+void *calloc(size_t n, size_t size);
+void *realloc(void *p, size_t n);
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t n);
 
 static int calls;
+static long proc_writes;
+
+static int out_of_memory(void)
+{
+	const char *s = getenv("NT_SHIM_NOMEM");
+
+	return s && *s && proc_writes >= atol(s);
+}
+
+void *malloc(size_t n)
+{
+	if (out_of_memory()) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __libc_malloc(n);
+}
+
+void *calloc(size_t n, size_t size)
+{
+	if (out_of_memory()) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __libc_calloc(n, size);
+}
+
+void *realloc(void *p, size_t n)
+{
+	if (out_of_memory()) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __libc_realloc(p, n);
+}
+
+static ssize_t real_write(int fd, const void *buf, size_t count)
+{
+	return syscall(SYS_write, fd, buf, count);
+}
+
+/* Append one line to $NT_SHIM_LOG without a FILE (no allocation). */
+static void log_line(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static void log_line(const char *fmt, ...)
+{
+	const char *log = getenv("NT_SHIM_LOG");
+	char line[4200];
+	va_list ap;
+	int fd, n;
+
+	if (!log)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (n > 0)
+		(void)!real_write(fd, line, (size_t)n);
+	close(fd);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Milliseconds to delay the step @what by, per $NT_SHIM_SLOW, or 0. */
+static long slow_ms(const char *what, int exact)
+{
+	const char *spec = getenv("NT_SHIM_SLOW");
+	size_t wlen = strlen(what);
+
+	while (spec && *spec) {
+		const char *end = strchrnul(spec, ',');
+		const char *colon = memchr(spec, ':', (size_t)(end - spec));
+
+		if (colon) {
+			size_t slen = (size_t)(colon - spec);
+
+			if (exact ? slen == wlen && !memcmp(what, spec, slen) :
+			    slen <= wlen &&
+			    !memcmp(what + wlen - slen, spec, slen))
+				return atol(colon + 1);
+		}
+		spec = *end ? end + 1 : end;
+	}
+	return 0;
+}
 
 static int fail_errno(const char *s)
 {
@@ -44,13 +160,7 @@ static int fail_errno(const char *s)
 
 static void log_refused(const char *path)
 {
-	const char *log = getenv("NT_SHIM_LOG");
-	FILE *f = log ? fopen(log, "a") : NULL;
-
-	if (f) {
-		fprintf(f, "refused %s\n", path);
-		fclose(f);
-	}
+	log_line("refused %s\n", path);
 }
 
 /* errno to fail a write to @path with, per $NT_SHIM_WFAIL, or 0. */
@@ -83,28 +193,45 @@ static int refused(const char *path)
 
 ssize_t write(int fd, const void *buf, size_t count)
 {
-	static ssize_t (*real)(int, const void *, size_t);
 	char link[64], path[4096];
 	ssize_t n;
+	long ms;
 	int e;
 
-	if (fd > 2 && getenv("NT_SHIM_WFAIL")) {
+	path[0] = '\0';
+	if (fd > 2) {
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 		n = readlink(link, path, sizeof(path) - 1);
-		if (n > 0) {
-			path[n] = '\0';
-			e = refused(path);
-			if (e) {
-				log_refused(path);
-				errno = e;
-				return -1;
-			}
+		path[n > 0 ? n : 0] = '\0';
+	}
+	if (path[0]) {
+		ms = slow_ms(path, 0);
+		if (ms > 0) {
+			log_line("slow %s\n", path);
+			sleep_ms(ms);
+		}
+		e = getenv("NT_SHIM_WFAIL") ? refused(path) : 0;
+		if (e) {
+			log_refused(path);
+			errno = e;
+			return -1;
 		}
 	}
-	if (!real)
-		real = (ssize_t (*)(int, const void *, size_t))
-			dlsym(RTLD_NEXT, "write");
-	return real(fd, buf, count);
+	n = real_write(fd, buf, count);
+	if (n >= 0 && strstr(path, "/proc/"))
+		proc_writes++;
+	return n;
+}
+
+int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
+{
+	long ms = CPU_COUNT_S(size, set) == 1 ? slow_ms("pin", 1) : 0;
+
+	if (ms > 0) {
+		log_line("slow pin %ld\n", (long)pid);
+		sleep_ms(ms);
+	}
+	return (int)syscall(SYS_sched_setaffinity, pid, size, set);
 }
 
 long syscall(long number, ...)
@@ -121,16 +248,21 @@ long syscall(long number, ...)
 
 	if (number == SYS_sched_setattr) {
 		const uint32_t *attr = (const uint32_t *)a[1];
-		const char *log = getenv("NT_SHIM_LOG");
 		const char *fail = getenv("NT_SHIM_FAIL");
-		FILE *f;
+
+		char nth[32];
+		long ms;
 
 		calls++;
-		f = log ? fopen(log, "a") : NULL;
-		if (f) {
-			fprintf(f, "setattr %ld %u\n", a[0], attr[1]);
-			fclose(f);
+		snprintf(nth, sizeof(nth), "setattr%d", calls);
+		ms = slow_ms(nth, 1);
+		if (!ms && attr[1] == 8)
+			ms = slow_ms("setattr", 1);
+		if (ms > 0) {
+			log_line("slow setattr %ld\n", a[0]);
+			sleep_ms(ms);
 		}
+		log_line("setattr %ld %u\n", a[0], attr[1]);
 		if (fail && atoi(fail) == calls && strchr(fail, ':')) {
 			errno = fail_errno(strchr(fail, ':') + 1);
 			return -1;

@@ -6,9 +6,8 @@
 # prefixed with NAME.  A missing plan, a short run or a non-zero exit
 # status of a producer become "not ok" results of their own, so that a
 # consumer of the merged stream sees them.  Exits 1 on any "not ok".
-tmp=${TMPDIR:-/tmp}/tap-merge.$$
+tmp=$(mktemp "${TMPDIR:-/tmp}/tap-merge.XXXXXX") || exit 1
 trap 'rm -f "$tmp"' EXIT
-: > "$tmp"
 bad=0
 total=0
 while [ $# -ge 3 ]; do

@@ -3,6 +3,7 @@
  * Host unit tests for notickctl: option parsing, CPU lists, /proc
  * parsing and report/status formatting.  Prints TAP; exits 1 on failure.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,9 @@
 #include "notickctl.h"
 
 static int tests_run, tests_failed;
+
+/* Does the string @s begin with the literal @lit? */
+#define STARTS(s, lit) (strncmp((s), (lit), sizeof(lit) - 1) == 0)
 
 static void __attribute__((format(printf, 2, 3)))
 ok(int cond, const char *fmt, ...)
@@ -101,52 +105,52 @@ static void test_options(void)
 	ok(rc == 0 && o.mode == NT_MODE_RESET && o.pid == 5,
 	   "options: --reset 5");
 
-	rc = parse(&o, err, "--all-tasks", "-r", "5", NULL);
+	rc = parse(&o, err, "--all-tasks", "--reset", "5", NULL);
 	ok(rc == 0 && o.mode == NT_MODE_RESET && o.all_tasks,
 	   "options: --all-tasks --reset");
 
 	rc = parse(&o, err, "--reset", "5", "--cpu", "1", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "--reset does not take --cpu"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "--reset does not take --cpu"),
 	   "options: --reset with --cpu is refused (%s)", err);
 
 	rc = parse(&o, err, "--pid", "1", "--reset", "2", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "--pid and --reset"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "--pid and --reset"),
 	   "options: --pid with --reset is refused (%s)", err);
 
 	rc = parse(&o, err, "--cpu", "abc", "app", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "invalid CPU number: 'abc'"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "invalid CPU number: 'abc'"),
 	   "options: --cpu abc is refused (%s)", err);
 
 	rc = parse(&o, err, "--cpu", "-1", "app", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "invalid CPU"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "invalid CPU"),
 	   "options: --cpu -1 is refused");
 
 	rc = parse(&o, err, "--cpu", "", "app", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "invalid CPU"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "invalid CPU"),
 	   "options: empty --cpu is refused");
 
 	rc = parse(&o, err, "--cpu", "99999999999999999999", "app", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "invalid CPU"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "invalid CPU"),
 	   "options: --cpu overflow is refused");
 
 	rc = parse(&o, err, "--cpu", "1", "--cpu", "2", "app", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "twice"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "twice"),
 	   "options: --cpu twice is refused");
 
 	rc = parse(&o, err, "--pid", "0", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "invalid PID: '0'"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "invalid PID: '0'"),
 	   "options: --pid 0 is refused");
 
 	rc = parse(&o, err, "--pid", "12x", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "invalid PID"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "invalid PID"),
 	   "options: --pid 12x is refused");
 
 	rc = parse(&o, err, "--pid", "5", "app", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "takes no program"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "takes no program"),
 	   "options: --pid with a program is refused");
 
 	rc = parse(&o, err, "--pid", "5", "--report", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "only when running a program"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "only when running a program"),
 	   "options: --pid with --report is refused");
 
 	rc = parse(&o, err, "status", NULL);
@@ -166,53 +170,53 @@ static void test_options(void)
 	   "options: -- status runs a program called status");
 
 	rc = parse(&o, err, "status", "--cpu", "1", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "status accepts only --json"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "status accepts only --json"),
 	   "options: status --cpu is refused");
 
 	rc = parse(&o, err, "status", "extra", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "unexpected argument"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "unexpected argument"),
 	   "options: status extra is refused");
 
 	rc = parse(&o, err, NULL);
-	ok(rc == NT_EXIT_FAILURE && !strcmp(err, "no program given"),
+	ok(rc == NT_EXIT_OWN && !strcmp(err, "no program given"),
 	   "options: no arguments is a usage error");
 
 	rc = parse(&o, err, "--cpu", "1", NULL);
-	ok(rc == NT_EXIT_FAILURE && !strcmp(err, "no program given"),
+	ok(rc == NT_EXIT_OWN && !strcmp(err, "no program given"),
 	   "options: --cpu without a program is a usage error");
 
 	rc = parse(&o, err, "--json", "app", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "need --report"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "need --report"),
 	   "options: --json without --report is refused");
 
-	rc = parse(&o, err, "--report", "--json", "-o", "out.json", "app",
+	rc = parse(&o, err, "--report", "--json", "-O", "out.json", "app",
 		   NULL);
 	ok(rc == 0 && o.mode == NT_MODE_RUN && o.report && o.json &&
 	   o.output && !strcmp(o.output, "out.json"),
-	   "options: --report --json -o out.json app");
+	   "options: --report --json -O out.json app");
 
 	rc = parse(&o, err, "--all-tasks", "app", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "--all-tasks applies only"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "--all-tasks applies only"),
 	   "options: --all-tasks with a program is refused");
 
 	rc = parse(&o, err, "--bogus", NULL);
-	ok(rc == NT_EXIT_FAILURE &&
+	ok(rc == NT_EXIT_OWN &&
 	   !strcmp(err, "unrecognized option '--bogus'"),
 	   "options: unknown long option (%s)", err);
 
 	rc = parse(&o, err, "-x", "app", NULL);
-	ok(rc == NT_EXIT_FAILURE && !strcmp(err, "invalid option -- 'x'"),
+	ok(rc == NT_EXIT_OWN && !strcmp(err, "invalid option -- 'x'"),
 	   "options: unknown short option (%s)", err);
 
 	rc = parse(&o, err, "app", "--cpu", NULL);
 	ok(rc == 0, "options: a trailing option of the program is not ours");
 
 	rc = parse(&o, err, "--cpu", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "requires an argument"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "requires an argument"),
 	   "options: --cpu without value (%s)", err);
 
 	rc = parse(&o, err, "-c", NULL);
-	ok(rc == NT_EXIT_FAILURE && !strcmp(err, "option '-c' requires an argument"),
+	ok(rc == NT_EXIT_OWN && !strcmp(err, "option '-c' requires an argument"),
 	   "options: -c without value (%s)", err);
 
 	rc = parse(&o, err, "--help", "--bogus", NULL);
@@ -228,44 +232,69 @@ static void test_options(void)
 	ok(rc == 0 && o.mode == NT_MODE_RUN && o.isolate && o.cpu == 1,
 	   "options: --isolate --cpu 1 -- app");
 
-	rc = parse(&o, err, "-i", "-p", "42", NULL);
+	rc = parse(&o, err, "-I", "-p", "42", NULL);
 	ok(rc == 0 && o.mode == NT_MODE_PID && o.isolate && o.pid == 42,
-	   "options: -i -p 42");
+	   "options: -I -p 42");
+
+	/* chrt's -r, -R, -o and -i mean something else: not ours. */
+	rc = parse(&o, err, "-r", "5", NULL);
+	ok(rc == NT_EXIT_OWN && strstr(err, "invalid option -- 'r'") &&
+	   strstr(err, "SCHED_RR") && strstr(err, "--reset"),
+	   "options: -r refused, chrt's SCHED_RR named (%s)", err);
+	rc = parse(&o, err, "-R", "app", NULL);
+	ok(rc == NT_EXIT_OWN && strstr(err, "'R'") && strstr(err, "--report"),
+	   "options: -R refused (%s)", err);
+	rc = parse(&o, err, "--report", "-o", "f", "app", NULL);
+	ok(rc == NT_EXIT_OWN && strstr(err, "'o'") && strstr(err, "-O, --output"),
+	   "options: -o refused (%s)", err);
+	rc = parse(&o, err, "-i", "-c", "1", "app", NULL);
+	ok(rc == NT_EXIT_OWN && strstr(err, "'i'") && strstr(err, "-I, --isolate"),
+	   "options: -i refused (%s)", err);
+
+	rc = parse(&o, err, "status", "--noheadings", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_STATUS && o.noheadings && !o.json,
+	   "options: status --noheadings");
+	rc = parse(&o, err, "status", "--noheadings", "--json", NULL);
+	ok(rc == NT_EXIT_OWN && strstr(err, "exclude each other"),
+	   "options: status --noheadings --json refused (%s)", err);
+	rc = parse(&o, err, "--noheadings", "--cpu", "1", "app", NULL);
+	ok(rc == NT_EXIT_OWN && strstr(err, "only to status"),
+	   "options: --noheadings with a program refused (%s)", err);
 
 	rc = parse(&o, err, "--unisolate", "--cpu", "3", NULL);
 	ok(rc == 0 && o.mode == NT_MODE_UNISOLATE && o.cpu == 3 && !o.isolate,
 	   "options: --unisolate --cpu 3");
 
 	rc = parse(&o, err, "-u", NULL);
-	ok(rc == NT_EXIT_FAILURE && !strcmp(err, "--unisolate needs --cpu"),
+	ok(rc == NT_EXIT_OWN && !strcmp(err, "--unisolate needs --cpu"),
 	   "options: --unisolate without --cpu is refused (%s)", err);
 
 	rc = parse(&o, err, "-u", "-c", "1", "app", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "--unisolate takes no program"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "--unisolate takes no program"),
 	   "options: --unisolate with a program is refused (%s)", err);
 
 	rc = parse(&o, err, "-u", "-c", "1", "--pid", "5", NULL);
-	ok(rc == NT_EXIT_FAILURE && !strcmp(err, "--unisolate accepts only --cpu"),
+	ok(rc == NT_EXIT_OWN && !strcmp(err, "--unisolate accepts only --cpu"),
 	   "options: --unisolate with --pid is refused (%s)", err);
 
-	rc = parse(&o, err, "-u", "-i", "-c", "1", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "exclude each other"),
+	rc = parse(&o, err, "-u", "-I", "-c", "1", NULL);
+	ok(rc == NT_EXIT_OWN && strstr(err, "exclude each other"),
 	   "options: --isolate with --unisolate is refused (%s)", err);
 
 	rc = parse(&o, err, "--isolate", "--all-tasks", "--pid", "5", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "not with --all-tasks"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "not with --all-tasks"),
 	   "options: --isolate --all-tasks is refused (%s)", err);
 
 	rc = parse(&o, err, "--isolate", "--reset", "5", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "--reset does not take --isolate"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "--reset does not take --isolate"),
 	   "options: --isolate --reset is refused (%s)", err);
 
 	rc = parse(&o, err, "status", "--isolate", NULL);
-	ok(rc == NT_EXIT_FAILURE && strstr(err, "status accepts only --json"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "status accepts only --json"),
 	   "options: status --isolate is refused");
 
 	rc = parse(&o, err, "--isolate", NULL);
-	ok(rc == NT_EXIT_FAILURE && !strcmp(err, "no program given"),
+	ok(rc == NT_EXIT_OWN && !strcmp(err, "no program given"),
 	   "options: --isolate alone is a usage error");
 
 	rc = parse(&o, err, "--", "--isolate", NULL);
@@ -581,7 +610,7 @@ static void test_report_format(void)
 	nt_counters_free(&r.softirqs);
 	make_report(&r);
 	t = capture_report(&r, 1);
-	ok(t && strstr(t, "\"pid\": 4242,\n  \"cpu\": 1,\n"
+	ok(t && STARTS(t, "{\n  \"schema_version\": 1,\n  \"pid\": 4242,") && strstr(t, "\"pid\": 4242,\n  \"cpu\": 1,\n"
 			  "  \"program\": \"./sp\\\"in\",\n"
 			  "  \"exit_status\": 3,\n  \"signal\": null,\n"),
 	   "json report: identity, escaping and exit status");
@@ -653,7 +682,7 @@ static void test_status_format(void)
 	rows[1].irqs = 0;
 
 	f = open_memstream(&buf, &len);
-	nt_status_print_text(f, 10000, 1, rows, 2);
+	nt_status_print_text(f, 10000, 1, 1, rows, 2);
 	fclose(f);
 	ok(strstr(buf, "grace period: 10000 us\n") &&
 	   strstr(buf, "   1 yes    stopped       321 spin                        5             4            2 no           0\n") &&
@@ -664,7 +693,7 @@ static void test_status_format(void)
 	rows[0].watchdog = -1;
 	rows[0].irqs = -1;
 	f = open_memstream(&buf, &len);
-	nt_status_print_text(f, 10000, 1, rows, 1);
+	nt_status_print_text(f, 10000, 1, 1, rows, 1);
 	fclose(f);
 	ok(strstr(buf, " WATCHDOG  IRQS\n") &&
 	   strstr(buf, "            - -            -\n"),
@@ -674,7 +703,7 @@ static void test_status_format(void)
 	f = open_memstream(&buf, &len);
 	nt_status_print_json(f, -1, 1, rows, 2);
 	fclose(f);
-	ok(strstr(buf, "\"grace_us\": -1,") &&
+	ok(STARTS(buf, "{\n  \"schema_version\": 1,\n  \"grace_us\": -1,") &&
 	   strstr(buf, "{\"cpu\": 1, \"online\": true, \"pid\": 321, \"command\": \"spin\", \"tick\": \"stopped\", \"tick_stops\": 5, \"tick_restarts\": 4, \"yields\": 2, \"watchdog\": false, \"irqs\": 0}") &&
 	   strstr(buf, "\"yields\": null, \"watchdog\": null, \"irqs\": null}") &&
 	   strstr(buf, "{\"cpu\": 0, \"online\": true, \"pid\": null, \"command\": null, \"tick\": null, \"tick_stops\": null"),
@@ -682,9 +711,19 @@ static void test_status_format(void)
 	free(buf);
 
 	f = open_memstream(&buf, &len);
-	nt_status_print_text(f, -1, 1, rows, 0);
+	nt_status_print_text(f, -1, 1, 1, rows, 0);
 	fclose(f);
 	ok(strstr(buf, "never yield") != NULL, "status text: grace -1");
+	free(buf);
+
+	rows[0].watchdog = 1;
+	rows[0].irqs = 7;
+	f = open_memstream(&buf, &len);
+	nt_status_print_text(f, 10000, 1, 0, rows, 2);
+	fclose(f);
+	ok(!strcmp(buf, "   0 yes    -               - -                           -             -            - yes          7\n"
+			"   1 yes    stopped       321 spin                        5             4            2 no           0\n"),
+	   "status text without headings: the rows only");
 	free(buf);
 }
 
@@ -769,6 +808,31 @@ static void test_isolate_units(void)
 	cpuset_free(on);
 }
 
+static void test_exit_codes(void)
+{
+	ok(nt_errno_exit(EPERM) == NT_EXIT_PERM &&
+	   nt_errno_exit(EACCES) == NT_EXIT_PERM &&
+	   nt_errno_exit(EROFS) == NT_EXIT_PERM,
+	   "errno mapping: EPERM, EACCES, EROFS are permission denied (3)");
+	ok(nt_errno_exit(ESRCH) == NT_EXIT_NOPROC &&
+	   nt_errno_exit(EBUSY) == NT_EXIT_BUSY &&
+	   nt_errno_exit(EINVAL) == NT_EXIT_CPU &&
+	   nt_errno_exit(EIO) == NT_EXIT_FAILURE &&
+	   nt_errno_exit(ENOMEM) == NT_EXIT_FAILURE,
+	   "errno mapping: ESRCH 6, EBUSY 4, EINVAL 5, others 1");
+	ok(nt_exit_status(NT_EXIT_BUSY, 0) == NT_EXIT_BUSY &&
+	   nt_exit_status(NT_EXIT_FAILURE, 0) == NT_EXIT_FAILURE &&
+	   nt_exit_status(0, 0) == 0,
+	   "exit status without a program: the code itself");
+	ok(nt_exit_status(NT_EXIT_FAILURE, 1) == 125 &&
+	   nt_exit_status(NT_EXIT_NOPROC, 1) == 125 &&
+	   nt_exit_status(NT_EXIT_BUSY, 1) == 125 &&
+	   nt_exit_status(NT_EXIT_NOEXEC, 1) == 126 &&
+	   nt_exit_status(NT_EXIT_NOTFOUND, 1) == 127 &&
+	   nt_exit_status(NT_EXIT_OWN, 1) == 125,
+	   "exit status running a program: 1-6 become 125; 125-127 stay");
+}
+
 /* The running kernel's own files, when this machine has them. */
 static void test_real_proc(void)
 {
@@ -811,6 +875,7 @@ int main(void)
 	test_report_format();
 	test_status_format();
 	test_isolate_units();
+	test_exit_codes();
 	test_real_proc();
 	printf("1..%d\n", tests_run);
 	if (tests_failed)

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host tests of the build and test scripts (TAP), against fake trees in a
+# directory whose path has a space: qemu/kernel.sh's config check,
+# tests/harness.sh's suite runner (sourced, with its boot step replaced),
+# and tools/notickctl/tests/tap-merge.sh's temporary file.
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/notick scripts.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
+check() { if eval "$2"; then ok "$1"; else notok "$1"; sed 's/^/# /' "$tmp/err" 2> /dev/null | tail -n 5; fi; }
+
+echo "TAP version 13"
+echo "1..14"
+
+# --- qemu/kernel.sh: a fragment option that does not stick ---
+# A fake kernel tree: "make tinyconfig" writes an empty .config and the
+# fake merge_config.sh turns every "=y" of the fragments into "not set".
+B="$tmp/build dir"
+mkdir -p "$B/linux/scripts/kconfig"
+printf 'tinyconfig:\n\t@echo "# tiny" > "$(O)/.config"\nolddefconfig:\n\t@true\n' > "$B/linux/Makefile"
+cat > "$B/linux/scripts/kconfig/merge_config.sh" <<'EOS'
+#!/bin/sh
+out=$KCONFIG_CONFIG
+shift 3	# -m -O DIR
+for f; do sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=y$/# \1 is not set/p' "$f"; done > "$out.new"
+mv "$out.new" "$out"
+EOS
+chmod +x "$B/linux/scripts/kconfig/merge_config.sh"
+echo fake > "$B/linux.stamp"
+BUILD=$B NOTICK_LOCK_HELD=1 "$TOP/qemu/kernel.sh" test > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "kernel.sh, an option that did not stick: names it and fails" \
+	'[ $rc != 0 ] && grep -q "^config: CONFIG_[A-Z0-9_]*=y did not stick$" "$tmp/err"'
+check "kernel.sh, config mismatch: its own message, not an unbound variable" \
+	'grep -q "^error: the test kernel config does not match its fragments$" "$tmp/err" && ! grep -q "unbound variable" "$tmp/err"'
+
+# --- tests/harness.sh: sourced, its boot step replaced ---
+HB="$tmp/harness build"
+mkdir -p "$HB"
+# run_suite SUITE CALLER_S: run one guest suite with the caller's $s set
+run_suite() {
+	(
+		BUILD=$HB
+		. "$TOP/tests/harness.sh"
+		boot() {
+			local out= a
+			printf '%s\n' "$@" > "$tmp/boot-args"
+			while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+			mkdir -p "$out"
+			printf 'TAP version 13\n1..1\nok 1 - fine\n# notick: end of suite %s\n' "$SUITE" > "$out/ktap.log"
+			: > "$out/console.log"
+		}
+		SUITE=$1
+		s=$2
+		run_guest_suite "$1"
+	)
+}
+run_suite smoke elsewhere > "$tmp/out" 2> "$tmp/err"
+check "harness: a suite's logs go to build/test/SUITE whatever the caller's \$s" \
+	'[ -f "$HB/test/smoke/ktap.txt" ] && [ ! -e "$HB/test/elsewhere" ] && grep -q "^PASS smoke: fine" "$tmp/out"'
+check "harness: sourcing it runs no suite" '[ ! -e "$HB/test/host" ] && [ ! -e "$HB/test/notick" ]'
+check "harness: the guest's CPU count defaults to 2" \
+	'grep -qx -- -c "$tmp/boot-args" && [ "$(grep -x -A1 -- -c "$tmp/boot-args" | tail -n 1)" = 2 ]'
+
+# A suite with a kernels file (notickctl: notick-off) boots once more on
+# that kernel, built first; the boot step and the build are replaced.
+variants() {	# variants BUILD_RC: run_suite notickctl, boots logged to boots
+	(
+		BUILD=$HB
+		. "$TOP/tests/harness.sh"
+		boot() {
+			local out=
+			echo "boot $*" >> "$tmp/boots"
+			while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+			mkdir -p "$out"
+			printf 'TAP version 13\n1..1\nok 1 - fine\n# notick: end of suite notickctl\n' > "$out/ktap.log"
+			: > "$out/console.log"
+		}
+		build_kernel() { echo "build $*" >> "$tmp/boots"; return "$BRC"; }
+		BRC=$1
+		run_suite notickctl
+	)
+}
+rm -f "$tmp/boots"
+variants 0 > "$tmp/out" 2> "$tmp/err"
+check "harness: notickctl boots on the test kernel, then on test-notick-off (built first)" \
+	'[ "$(cut -d " " -f 1 "$tmp/boots" | tr "\n" " ")" = "boot build boot " ] && grep -q "^build notick-off$" "$tmp/boots" && [ "$(sed -n 3p "$tmp/boots" | grep -c -- "-k test-notick-off .*-- notick.kernel=notick-off$")" = 1 ] && ! sed -n 1p "$tmp/boots" | grep -q -- "-k "'
+check "harness: the second boot's results are notickctl[notick-off], its logs apart" \
+	'grep -q "^PASS notickctl\[notick-off\]: fine$" "$tmp/out" && grep -q "^PASS notickctl: fine$" "$tmp/out" && [ -f "$HB/test/notickctl-notick-off/ktap.txt" ]'
+rm -f "$tmp/boots"
+variants 1 > "$tmp/out" 2> "$tmp/err"
+check "harness: a variant kernel that does not build is a failure, not a skip" \
+	'grep -q "^FAIL notickctl\[notick-off\]: the test-notick-off kernel builds" "$tmp/out" && [ "$(grep -c "^boot" "$tmp/boots")" = 1 ]'
+
+# --- tap-merge.sh: its temporary file ---
+TM=$TOP/tools/notickctl/tests/tap-merge.sh
+printf 'TAP version 13\n1..2\nok 1 - a\nok 2 - b\n' > "$tmp/one.tap"
+mkdir -p "$tmp/td"
+echo precious > "$tmp/victim"
+# A symlink planted at the name a PID-based temporary file would take.
+( ln -s "$tmp/victim" "$tmp/td/tap-merge.$BASHPID"
+  TMPDIR=$tmp/td exec sh "$TM" one "$tmp/one.tap" 0 ) > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "tap-merge.sh: merges (exit 0, plan 1..2, both results)" \
+	'[ $rc = 0 ] && grep -qx "1..2" "$tmp/out" && grep -qx "ok 2 - one: b" "$tmp/out"'
+check "tap-merge.sh: a symlink at a predictable name is not followed" \
+	'[ "$(cat "$tmp/victim")" = precious ]'
+check "tap-merge.sh: leaves no temporary file" \
+	'[ -z "$(find "$tmp/td" -newer "$tmp/one.tap" ! -type l ! -path "$tmp/td")" ]'
+printf 'TAP version 13\n1..3\nok 1 - a\n' > "$tmp/short.tap"
+TMPDIR=$tmp/td sh "$TM" "one two" "$tmp/short.tap" 0 > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "tap-merge.sh: a short run is a failure of its own" \
+	'[ $rc = 1 ] && grep -qx "not ok 2 - one two: planned 3 tests, ran 1" "$tmp/out"'
+
+# --- Makefile: what "make test" builds first (make -n prints, runs nothing;
+# make itself cannot have a space in a target's path) ---
+MB=$(mktemp -d "${TMPDIR:-/tmp}/notick-make.XXXXXX")
+make -n -C "$TOP" test SUITES=host BUILD="$MB" > "$tmp/out" 2> "$tmp/err"
+check "make test SUITES=host: runs the harness, builds no kernel nor initramfs" \
+	'grep -q "tests/harness.sh -f test host" "$tmp/out" && ! grep -Eq "qemu/(kernel|initramfs|tree)\.sh" "$tmp/out"'
+make -n -C "$TOP" test SUITES="smoke host" BUILD="$MB" > "$tmp/out" 2> "$tmp/err"
+check "make test SUITES=\"smoke host\": builds the kernel and initramfs first" \
+	'grep -q "qemu/kernel.sh test" "$tmp/out" && grep -q "qemu/initramfs.sh test" "$tmp/out"'
+rm -rf "$MB"
+[ $failed = 0 ]
