@@ -18,6 +18,8 @@ check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
 
 echo "TAP version 13"
 echo "1..6"
+# The patched tree, made or brought up to date (a no-op when it is).
+"$TOP/qemu/tree.sh" > /dev/null 2>&1 || echo "# qemu/tree.sh failed"
 if [ ! -f "$MGR" ]; then
 	echo "Bail out! no patched tree at $T (make tree)"
 	exit 1
