@@ -71,14 +71,16 @@ for dep in itimer perf; do
 			what="perf event in frequency mode opened $when admission"
 			extra=true
 		fi
-		# Disarmed: the tick is stopped, and at most one interrupt in the
-		# second. Seen under TCG in about one boot out of three (itimer
-		# armed after admission): one tick_sched_timer about 1 s after
-		# the stop with no timer expiring, i.e. the wakeup programmed for
-		# a wheel timer that left CPU 1 after the tick stopped; the
-		# trace is printed whenever it happens, to name that timer.
-		ktap_check "$what keeps the tick ($a LOC in 1 s${sp:+, $sp SIGPROF}); disarmed, it stops (tick stopped, $d LOC in 1 s, at most 1)" \
-			'[ "$a" -ge 100 ] && eval "$extra" && [ "$d" -le 1 ] && [ "$(kv $T/deps tick_stopped_disarmed)" = 1 ]' &&
+		# Disarmed: the tick is stopped, and at most two interrupts in
+		# the second. Seen under TCG in about one boot out of three: the
+		# tick stops with a wakeup programmed for a timer of CPU 1's
+		# wheel that is gone when it fires (no timer expires), and that
+		# wakeup fires twice when it comes before the jiffies update of
+		# the timekeeping CPU (the handler finds nothing due and programs
+		# the same expiry again). The trace is printed whenever it
+		# happens, to name the timer.
+		ktap_check "$what keeps the tick ($a LOC in 1 s${sp:+, $sp SIGPROF}); disarmed, it stops (tick stopped, $d LOC in 1 s, at most 2)" \
+			'[ "$a" -ge 100 ] && eval "$extra" && [ "$d" -le 2 ] && [ "$(kv $T/deps tick_stopped_disarmed)" = 1 ]' &&
 			[ "$d" = 0 ] ||
 			grep "\\[00$CPU\\]\\|cpu=$CPU" $TR/trace | tail -n 60 | sed 's/^/# /'
 	done
