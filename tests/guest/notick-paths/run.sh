@@ -82,7 +82,8 @@ for dep in itimer perf; do
 		ktap_check "$what keeps the tick ($a LOC in 1 s${sp:+, $sp SIGPROF}); disarmed, it stops (tick stopped, $d LOC in 1 s, at most 2)" \
 			'[ "$a" -ge 100 ] && eval "$extra" && [ "$d" -le 2 ] && [ "$(kv $T/deps tick_stopped_disarmed)" = 1 ]' &&
 			[ "$d" = 0 ] ||
-			grep "\\[00$CPU\\]\\|cpu=$CPU" $TR/trace | tail -n 60 | sed 's/^/# /'
+			{ echo "timers armed on CPU $CPU:"; grep "timer_start:.* cpu=$CPU " $TR/trace | tail -n 20
+			  echo "CPU $CPU:"; grep "\\[00$CPU\\]" $TR/trace | tail -n 40; } | sed 's/^/# /'
 	done
 done
 
