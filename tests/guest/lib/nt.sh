@@ -7,6 +7,10 @@
 #   traced "EVENT..." CMD...  run CMD with only these trace events on, from
 #                        an empty buffer; what they recorded stays in $TR/trace
 #   loc CPU              local timer interrupts of CPU so far
+#   policy_of PID        scheduling policy of PID (/proc/PID/stat field 41)
+#   housekeeping_on_cpu0 the watchdog and device IRQs on CPU 0 only (what
+#                        nohz_full= and irqaffinity= would do at boot), so
+#                        that LOC counts show what the class itself does
 TR=/sys/kernel/tracing
 kv() { sed -n "s/^$2=//p" "$1"; }
 dump() { sed 's/^/# /' "$1"; }
@@ -33,3 +37,9 @@ traced() {
 	for e in $evs; do echo 0 > $TR/events/$e/enable; done
 }
 loc() { awk -v c=$(($1 + 2)) '$1 == "LOC:" { print $c }' /proc/interrupts; }
+policy_of() { awk '{print $41}' /proc/$1/stat 2>/dev/null; }
+housekeeping_on_cpu0() {
+	echo 0 > /proc/sys/kernel/watchdog_cpumask 2>/dev/null
+	echo 1 > /proc/irq/default_smp_affinity 2>/dev/null
+	for f in /proc/irq/[0-9]*/smp_affinity; do echo 1 > $f 2>/dev/null; done
+}

@@ -20,12 +20,7 @@ mkdir -p $T
 ktap_plan 27
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
-# As in the notick suite: the watchdog and device IRQs off CPU 1 (what
-# nohz_full= and irqaffinity= would do at boot), so that LOC counts show
-# what the class itself does.
-echo 0 > /proc/sys/kernel/watchdog_cpumask 2>/dev/null
-echo 1 > /proc/irq/default_smp_affinity 2>/dev/null
-for f in /proc/irq/[0-9]*/smp_affinity; do echo 1 > $f 2>/dev/null; done
+housekeeping_on_cpu0
 
 # The suite's own processes stay on CPU 0. Under grace -1 a task that was
 # runnable on CPU 1 when a thread is admitted there never runs again until
@@ -33,7 +28,6 @@ for f in /proc/irq/[0-9]*/smp_affinity; do echo 1 > $f 2>/dev/null; done
 # hang the suite. What each test puts on CPU 1, it puts there itself.
 taskset -p 1 $$ > /dev/null || ktap_note "taskset -p 1 $$ failed"
 
-policy_of() { awk '{print $41}' /proc/$1/stat 2>/dev/null; }
 # hold [spinhold] CPU: start an admitted thread on CPU; sets $hold_pid
 hold() {
 	cmd=hold
@@ -119,24 +113,30 @@ ktap_check "after deadline tasks ran on CPU $CPU ($(kv $T/dlrt dl_samples_on_cpu
 # demoted TID: the thread lives, is SCHED_NORMAL, and CPU 1 is free
 demoted() { [ -d /proc/$1 ] && [ "$(policy_of $1)" = 0 ] && [ "$(cat $SYS/pid)" = 0 ]; }
 admitted() { [ "$(policy_of $1)" = 8 ] && [ "$(cat $SYS/pid)" = "$1" ]; }
+# cpuset_moves VERSION ROOT PROCS: with cpusets ROOT/one (CPU 1 alone) and
+# ROOT/both (CPUs 0-1), a thread moved into one is kept, then demoted when
+# one's cpuset.cpus widens; a thread moved into both is demoted.
+cpuset_moves() {
+	hold $CPU
+	echo $hold_pid > $2/one/$3
+	kept=0; admitted $hold_pid && kept=1
+	echo 0-$CPU > $2/one/cpuset.cpus
+	ktap_check "cgroup $1: into a cpuset of CPU $CPU alone: kept ($kept); its cpuset.cpus widened: demoted (policy $(policy_of $hold_pid))" \
+		'[ $kept = 1 ] && demoted $hold_pid'
+	unhold
+	hold $CPU
+	echo $hold_pid > $2/both/$3
+	ktap_check "cgroup $1: moved into a cpuset of CPUs 0-$CPU: demoted (policy $(policy_of $hold_pid)), CPU $CPU free" \
+		'demoted $hold_pid'
+	unhold
+}
 CS=/dev/cpuset
 mkdir -p $CS
 if mount -t cgroup -o cpuset cpuset $CS 2>/dev/null; then
 	mkdir $CS/one $CS/both
 	echo $CPU > $CS/one/cpuset.cpus; echo 0 > $CS/one/cpuset.mems
 	echo 0-$CPU > $CS/both/cpuset.cpus; echo 0 > $CS/both/cpuset.mems
-	hold $CPU
-	echo $hold_pid > $CS/one/tasks
-	kept=0; admitted $hold_pid && kept=1
-	echo 0-$CPU > $CS/one/cpuset.cpus
-	ktap_check "cgroup v1: into a cpuset of CPU $CPU alone: kept ($kept); its cpuset.cpus widened: demoted (policy $(policy_of $hold_pid))" \
-		'[ $kept = 1 ] && demoted $hold_pid'
-	unhold
-	hold $CPU
-	echo $hold_pid > $CS/both/tasks
-	ktap_check "cgroup v1: moved into a cpuset of CPUs 0-$CPU: demoted (policy $(policy_of $hold_pid)), CPU $CPU free" \
-		'demoted $hold_pid'
-	unhold
+	cpuset_moves v1 $CS tasks
 	# A cgroup whose last task is still exiting cannot go yet; a hierarchy
 	# left with children would keep the cpuset controller from cgroup v2.
 	wait_for "rmdir $CS/one $CS/both 2>/dev/null; [ ! -d $CS/one ] && [ ! -d $CS/both ]"
@@ -153,18 +153,7 @@ if mount -t cgroup2 none $CG 2>/dev/null && wait_for "echo +cpuset > $CG/cgroup.
 	mkdir $CG/one $CG/both
 	echo $CPU > $CG/one/cpuset.cpus
 	echo 0-$CPU > $CG/both/cpuset.cpus
-	hold $CPU
-	echo $hold_pid > $CG/one/cgroup.procs
-	kept=0; admitted $hold_pid && kept=1
-	echo 0-$CPU > $CG/one/cpuset.cpus
-	ktap_check "cgroup v2: into a cpuset of CPU $CPU alone: kept ($kept); its cpuset.cpus widened: demoted (policy $(policy_of $hold_pid))" \
-		'[ $kept = 1 ] && demoted $hold_pid'
-	unhold
-	hold $CPU
-	echo $hold_pid > $CG/both/cgroup.procs
-	ktap_check "cgroup v2: moved into a cpuset of CPUs 0-$CPU: demoted (policy $(policy_of $hold_pid)), CPU $CPU free" \
-		'demoted $hold_pid'
-	unhold
+	cpuset_moves v2 $CG cgroup.procs
 	# A partition takes CPU 1 away from the root cpuset and its tasks.
 	hold $CPU
 	echo $CPU > $CG/one/cpuset.cpus

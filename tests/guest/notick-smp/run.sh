@@ -13,10 +13,7 @@ mkdir -p $T
 ktap_plan 9
 ktap_note "kernel $(uname -r); $(grep -c ^processor /proc/cpuinfo) CPUs; cmdline: $(cat /proc/cmdline)"
 
-echo 0 > /proc/sys/kernel/watchdog_cpumask 2>/dev/null
-echo 1 > /proc/irq/default_smp_affinity 2>/dev/null
-for f in /proc/irq/[0-9]*/smp_affinity; do echo 1 > $f 2>/dev/null; done
-policy_of() { awk '{print $41}' /proc/$1/stat 2>/dev/null; }
+housekeeping_on_cpu0
 pid_of_cpu() { cat /sys/devices/system/cpu/cpu$1/notick/pid; }
 
 ktap_check "4 CPUs online" '[ "$(grep -c ^processor /proc/cpuinfo)" = 4 ]'
