@@ -134,6 +134,28 @@ static char **shell_argv(const char *path, int argc, char **argv)
 
 /* ---- run a program ---- */
 
+/*
+ * Make tid the SCHED_NOTICK thread of o->cpu and keep the isolation
+ * record. Everything is undone on failure, and also when a signal came
+ * meanwhile: *signo is then that signal, else 0.
+ */
+static int convert_and_keep(pid_t tid, const struct nt_opts *o,
+			    struct nt_saved *s, const struct nt_signals *sig,
+			    int *signo)
+{
+	int rc = nt_convert_thread(tid, o->cpu, o->isolate, s, sig);
+
+	if (!rc) {
+		rc = nt_keep_isolation(s);
+		if (rc)
+			nt_undo(s);
+	}
+	*signo = nt_signals_pending(sig);
+	if (!rc && *signo)
+		nt_undo(s);	/* interrupted: nothing done */
+	return rc;
+}
+
 int nt_cmd_run(const struct nt_opts *o)
 {
 	char path[PATH_MAX], **sh_argv;
@@ -151,15 +173,7 @@ int nt_cmd_run(const struct nt_opts *o)
 	}
 
 	nt_signals_block(&sig);
-	rc = nt_convert_thread(0, o->cpu, o->isolate, &s, &sig);
-	if (!rc) {
-		rc = nt_keep_isolation(&s);
-		if (rc)
-			nt_undo(&s);
-	}
-	signo = nt_signals_pending(&sig);
-	if (!rc && signo)
-		nt_undo(&s);	/* interrupted: nothing done */
+	rc = convert_and_keep(0, o, &s, &sig, &signo);
 	if (rc || signo) {
 		nt_saved_free(&s);
 		free(sh_argv);
@@ -400,15 +414,7 @@ int nt_cmd_report(const struct nt_opts *o)
 	close(ep[1]);
 
 	/* Admission, then the output file: nothing is created before. */
-	rc = nt_convert_thread(child, o->cpu, o->isolate, &s, &sig);
-	if (!rc) {
-		rc = nt_keep_isolation(&s);
-		if (rc)
-			nt_undo(&s);
-	}
-	signo = nt_signals_pending(&sig);
-	if (!rc && signo)
-		nt_undo(&s);	/* interrupted: nothing done */
+	rc = convert_and_keep(child, o, &s, &sig, &signo);
 	if (!rc && !signo && o->output) {
 		out = fopen(o->output, "we");
 		if (!out) {
