@@ -322,29 +322,31 @@ check "shim --report, exec failure (ETXTBSY): exit 126, no report" \
 exec 7>&-
 
 # --report passes termination signals on and still reports.
-shim_bg - - --report --cpu 1 -- sh -c 'echo $$ > "$1"; exec sleep 30' sh "$TMP/ppid"
-i=0; while [ ! -s "$TMP/ppid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+# report_bg SCRIPT: notickctl --report --cpu 1 in the background ($bg) runs
+# sh -c SCRIPT, which writes its pid to $TMP/ppid; wait for that pid.
+report_bg() {
+	shim_bg - - --report --cpu 1 -- sh -c "$1" sh "$TMP/ppid"
+	i=0; while [ ! -s "$TMP/ppid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+}
+report_bg 'echo $$ > "$1"; exec sleep 30'
 kill -TERM $bg
 finish $bg
 check "--report, SIGTERM to notickctl: passed on, program killed by 15, report, exit 143" \
 	'[ $rc = 143 ] && grep -Eq "^  killed by signal +15 " "$ERR" && gone "$(cat "$TMP/ppid")"'
 rm -f "$TMP/ppid"
-shim_bg - - --report --cpu 1 -- sh -c 'echo $$ > "$1"; exec sleep 30' sh "$TMP/ppid"
-i=0; while [ ! -s "$TMP/ppid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+report_bg 'echo $$ > "$1"; exec sleep 30'
 kill -HUP $bg
 finish $bg
 check "--report, SIGHUP: passed on, program killed by 1, report, exit 129" \
 	'[ $rc = 129 ] && grep -Eq "^  killed by signal +1 " "$ERR" && gone "$(cat "$TMP/ppid")"'
 rm -f "$TMP/ppid"
-shim_bg - - --report --cpu 1 -- sh -c 'trap "exit 7" INT; echo $$ > "$1"; while :; do sleep 0.1; done' sh "$TMP/ppid"
-i=0; while [ ! -s "$TMP/ppid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+report_bg 'trap "exit 7" INT; echo $$ > "$1"; while :; do sleep 0.1; done'
 kill -INT $bg
 finish $bg
 check "--report, SIGINT: passed on, the program's handler exits 7, report, exit 7" \
 	'[ $rc = 7 ] && grep -Eq "^  exit status +7$" "$ERR"'
 rm -f "$TMP/ppid"
-shim_bg - - --report --cpu 1 -- sh -c 'echo $$ > "$1"; exec sleep 30' sh "$TMP/ppid"
-i=0; while [ ! -s "$TMP/ppid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+report_bg 'echo $$ > "$1"; exec sleep 30'
 kill -KILL $bg
 finish $bg
 pp=$(cat "$TMP/ppid")
