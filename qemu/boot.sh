@@ -59,21 +59,25 @@ append="$append notick.suite=$suite"
 # terminal reaches it at once; a signal sent to this script alone stops it
 # too (the trap), and the script then dies by that signal, so that a
 # calling shell stops as well instead of going on with its next step.
-timeout --foreground -k 10 "$limit" "${qemu[@]}" -display none -monitor none \
-	-serial "file:$outdir/console.log" -serial "file:$outdir/ktap.log" \
-	-serial "file:$outdir/data.log" \
-	-append "$append" < /dev/null > "$outdir/qemu.log" 2>&1 &
-guest=$!
+# The traps come first: a signal right after QEMU starts must find them.
+guest=
 stop() {
 	trap '' INT TERM HUP
-	kill -TERM "$guest" 2> /dev/null
-	wait "$guest"
+	if [ -n "$guest" ]; then
+		kill -TERM "$guest" 2> /dev/null
+		wait "$guest" || :
+	fi
 	trap - "$1"
 	kill -"$1" $$
 }
 trap 'stop INT' INT
 trap 'stop TERM' TERM
 trap 'stop HUP' HUP
+timeout --foreground -k 10 "$limit" "${qemu[@]}" -display none -monitor none \
+	-serial "file:$outdir/console.log" -serial "file:$outdir/ktap.log" \
+	-serial "file:$outdir/data.log" \
+	-append "$append" < /dev/null > "$outdir/qemu.log" 2>&1 &
+guest=$!
 set +e
 wait "$guest"
 rc=$?
