@@ -55,7 +55,9 @@ fi
 b=$tmp/ctrl-c
 fake_build "$b"
 set -m
-BUILD=$b "$TOP/qemu/boot.sh" -s smoke -o "$b/out dir" -t 120 > "$tmp/boot1.log" 2>&1 &
+# A terminal delivers Ctrl-C to a job whose SIGINT is not ignored; when
+# this test itself runs in the background, SIGINT comes in ignored.
+BUILD=$b env --default-signal=INT "$TOP/qemu/boot.sh" -s smoke -o "$b/out dir" -t 120 > "$tmp/boot1.log" 2>&1 &
 job=$!
 set +m
 if wait_qemu "$b" 20; then
@@ -96,7 +98,7 @@ check "time limit of 2 s: boot.sh exits 124, no QEMU left" '[ $rc = 124 ] && gon
 b=$tmp/harness
 fake_build "$b"
 set -m
-BUILD=$b "$TOP/tests/harness.sh" smoke smoke > "$tmp/harness.log" 2>&1 &
+BUILD=$b env --default-signal=INT "$TOP/tests/harness.sh" smoke smoke > "$tmp/harness.log" 2>&1 &
 job=$!
 set +m
 if wait_qemu "$b" 20; then
