@@ -54,7 +54,7 @@ fi
 [ -n "$outdir" ] || die "-s needs -o DIR"
 mkdir -p "$outdir"
 rm -f "$outdir/console.log" "$outdir/ktap.log" "$outdir/data.log"
-append="$append notick.suite=$suite"
+append="$append notick.suite=$suite notick.limit=$limit"
 # QEMU stays in our process group (--foreground), so that a Ctrl-C on the
 # terminal reaches it at once; a signal sent to this script alone stops it
 # too (the trap), and the script then dies by that signal, so that a

@@ -123,6 +123,8 @@ run_guest_suite() {
 		[ $rc = 124 ] && why="hung: killed after ${limit}s"
 		grep -q 'Kernel panic' "$out/console.log" 2>/dev/null && why="kernel panic"
 		result FAIL "$name: guest finished the suite" "$why; see ${out#"$TOP"/}/console.log"
+		# What the guest's watchdog (qemu/init) saw still running.
+		grep -a '^notick: watchdog' "$out/console.log" 2>/dev/null | head -n 40 | sed 's/^/     # /'
 	elif [ -z "$ktap_plan" ] || [ "$ktap_count" != "$ktap_plan" ]; then
 		result FAIL "$name: KTAP plan" "planned ${ktap_plan:-none}, ran $ktap_count"
 	elif [ $rc = 124 ]; then
