@@ -17,16 +17,11 @@ GRACE=/proc/sys/kernel/sched_notick_grace_us
 T=/tmp/notick-paths
 mkdir -p $T
 
-ktap_plan 27
+ktap_plan 28
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
 housekeeping_on_cpu0
 
-# The suite's own processes stay on CPU 0. Under grace -1 a task that was
-# runnable on CPU 1 when a thread is admitted there never runs again until
-# the thread leaves (documented); a grep of wait_for caught there would
-# hang the suite. What each test puts on CPU 1, it puts there itself.
-taskset -p 1 $$ > /dev/null || ktap_note "taskset -p 1 $$ failed"
 
 # hold [spinhold] CPU: start an admitted thread on CPU; sets $hold_pid
 hold() {
@@ -194,6 +189,30 @@ for g in 10000 0 -1 2147483647; do
 		'[ $spun = 1 ] && [ $done_in -lt 100 ]'
 done
 echo 10000 > $GRACE
+
+# --- a task queued on CPU 1 at admission that may run elsewhere goes ------
+# The load balancer leaves a single fair task where it is: under grace -1
+# it would wait until the thread blocks. (RCU's grace-period kthread, left
+# there, once hung this suite in synchronize_rcu().)
+echo -1 > $GRACE
+sh -c 'while :; do :; done' &
+sp=$!
+cpu_of() { awk '{print $39}' /proc/$1/stat; }
+utime_of() { awk '{print $14}' /proc/$1/stat; }
+taskset -p 2 $sp > /dev/null
+wait_for "[ \"\$(cpu_of $sp)\" = $CPU ]"
+before=$(cpu_of $sp)
+taskset -p 3 $sp > /dev/null
+hold spinhold $CPU
+sleep 0.5
+u0=$(utime_of $sp); sleep 1; u1=$(utime_of $sp)
+where=$(cpu_of $sp)
+spun=0; held $CPU && kill -0 $hold_pid 2>/dev/null && spun=1
+unhold
+kill -9 $sp; wait $sp 2>/dev/null
+echo 10000 > $GRACE
+ktap_check "grace -1: a spinner allowed on CPUs 0-$CPU, on CPU $before at admission, moved to CPU $where and ran (+$((u1 - u0)) ticks of user time in 1 s)" \
+	'[ $spun = 1 ] && [ "$before" = $CPU ] && [ "$where" = 0 ] && [ $((u1 - u0)) -gt 0 ]'
 
 # --- the bound on the wait of other tasks ------------------------------------
 # The tick period: HZ from jiffies over a second of CLOCK_MONOTONIC.
