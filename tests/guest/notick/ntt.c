@@ -54,6 +54,11 @@
  *	thread alive) and for a zombie process (exited, not reaped): prints
  *	each errno and the sysfs pid of CPU after each attempt and after the
  *	process is gone.
+ *   ntt membarrier
+ *	Prints whether MEMBARRIER_CMD_QUERY lists MEMBARRIER_CMD_GLOBAL and
+ *	what MEMBARRIER_CMD_GLOBAL itself returns (OK or the errno name).
+ *   ntt syscalls CPU N
+ *	Bound to CPU, makes N getppid() system calls.
  *   ntt flap CPU ROUNDS READERS
  *	A child on CPU becomes SCHED_NOTICK, spins briefly in user space and
  *	goes back to SCHED_NORMAL, ROUNDS times, while READERS processes on
@@ -104,6 +109,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/time.h>
+#include <linux/membarrier.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -1539,6 +1545,27 @@ static int cmd_multi(double seconds, int ncpus, char **cpus)
 	return 0;
 }
 
+static int cmd_membarrier(void)
+{
+	long q = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+	long r = syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+
+	printf("query_global=%d\nglobal=%s\n",
+	       q >= 0 && (q & MEMBARRIER_CMD_GLOBAL) ? 1 : 0,
+	       r == 0 ? "OK" : errname(errno));
+	return 0;
+}
+
+static int cmd_syscalls(int cpu, long n)
+{
+	long i;
+
+	bind_cpu(cpu);
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -1546,6 +1573,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "try"))
 		return cmd_try(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "membarrier") && argc == 2)
+		return cmd_membarrier();
+	if (!strcmp(argv[1], "syscalls") && argc == 4)
+		return cmd_syscalls(atoi(argv[2]), atol(argv[3]));
 	if (!strcmp(argv[1], "hold") && argc == 3)
 		return cmd_hold(atoi(argv[2]));
 	if (!strcmp(argv[1], "fork") && argc == 3)

@@ -1,0 +1,84 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# SCHED_NOTICK costs nothing until it is used: before the first admission
+# after boot, and again after the last release, no CPU is in nohz_full's
+# global mode (the timekeeping CPU 0 stops its tick when idle), no CPU
+# tracks user mode, and membarrier's GLOBAL command works. While a thread
+# is admitted, membarrier GLOBAL is refused as with nohz_full=. (The
+# KUnit suite sched_notick_mode checks the static keys themselves.)
+. ../lib/ktap.sh
+. ../lib/nt.sh
+
+NTT=/tests/notick/ntt
+CPU=1
+T=/tmp/notick-free
+mkdir -p $T
+
+ktap_plan 10
+ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
+
+# HZ from jiffies over a second of CLOCK_MONOTONIC
+jiffies() { sed -n 's/^jiffies: //p' /proc/timer_list | head -n 1; }
+j0=$(jiffies); t0=$(cut -d' ' -f1 /proc/uptime); sleep 1
+j1=$(jiffies); t1=$(cut -d' ' -f1 /proc/uptime)
+hz=$(awk -v j=$((j1 - j0)) -v t0=$t0 -v t1=$t1 'BEGIN {
+	r = j / (t1 - t0); best = 100
+	n = split("100 250 300 1000", h, " ")
+	for (i = 1; i <= n; i++) if ((r - h[i]) * (r - h[i]) < (r - best) * (r - best)) best = h[i]
+	print best }')
+ktap_note "HZ=$hz"
+
+# free WHEN: the checks of a kernel on which SCHED_NOTICK is not in use
+free() {
+	"$NTT" membarrier > $T/mb 2>&1
+	dump $T/mb
+	ktap_check "$1: membarrier GLOBAL offered and works ($(kv $T/mb query_global), $(kv $T/mb global))" \
+		'[ "$(kv $T/mb query_global)" = 1 ] && [ "$(kv $T/mb global)" = OK ]'
+
+	# Context tracking's user_enter/user_exit events fire on every
+	# transition of a CPU it tracks: none may fire.
+	if [ -d $TR/events/context_tracking/user_enter ]; then
+		traced "context_tracking/user_enter context_tracking/user_exit" \
+			sh -c "'$NTT' syscalls 0 1000; '$NTT' syscalls $CPU 1000"
+		n=$(grep -c 'user_enter\|user_exit' $TR/trace)
+		ktap_check "$1: 2000 system calls on CPUs 0 and $CPU, no context tracking event ($n)" '[ "$n" = 0 ]'
+	else
+		ktap_fail "$1: context tracking events (none in $TR/events/context_tracking)"
+	fi
+
+	# The timekeeping CPU idles tickless: in 2 s of an idle system, CPU 0
+	# takes far fewer than the 2 * HZ interrupts of a tick kept running.
+	l0=$(loc 0); sleep 2; l1=$(loc 0)
+	ktap_check "$1: idle CPU 0 stops its tick ($((l1 - l0)) LOC in 2 s, fewer than HZ/2 = $((hz / 2)))" \
+		'[ $((l1 - l0)) -lt $((hz / 2)) ]'
+}
+
+free "before any admission"
+
+"$NTT" hold $CPU > $T/hold 2>&1 &
+hold_pid=$!
+wait_for "grep -q ADMITTED $T/hold" || dump $T/hold
+"$NTT" membarrier > $T/mb 2>&1
+dump $T/mb
+ktap_check "while CPU $CPU is owned: membarrier GLOBAL refused as with nohz_full= (offered $(kv $T/mb query_global), $(kv $T/mb global))" \
+	'[ "$(kv $T/mb query_global)" = 0 ] && [ "$(kv $T/mb global)" = EINVAL ]'
+# The control for the context tracking checks: the events do fire for
+# transitions on a tracked CPU.
+traced "context_tracking/user_enter context_tracking/user_exit" "$NTT" syscalls $CPU 1000
+n=$(grep -c 'user_enter\|user_exit' $TR/trace)
+ktap_check "while CPU $CPU is owned: 1000 system calls there give context tracking events ($n, at least 2000)" \
+	'[ "$n" -ge 2000 ]'
+kill -9 $hold_pid; wait $hold_pid 2>/dev/null
+ktap_check "thread released (cpu$CPU/notick/pid $(cat /sys/devices/system/cpu/cpu$CPU/notick/pid))" \
+	'wait_for "[ \"\$(cat /sys/devices/system/cpu/cpu$CPU/notick/pid)\" = 0 ]"'
+# The full dynticks mode goes off a second after the last release: QUERY
+# offers GLOBAL again once it is off.
+gone=; for i in $(seq 1 50); do
+	"$NTT" membarrier > $T/mb 2>&1
+	[ "$(kv $T/mb query_global)" = 1 ] && { gone=$i; break; }
+	sleep 0.1
+done
+ktap_check "the full dynticks mode goes off within 5 s of the release (after ~$(( ${gone:-50} * 100 )) ms)" '[ -n "$gone" ]'
+
+free "after the last release"
+
