@@ -14,7 +14,7 @@ CPU=1
 T=/tmp/notick-free
 mkdir -p $T
 
-ktap_plan 10
+ktap_plan 11
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
 # HZ from jiffies over a second of CLOCK_MONOTONIC
@@ -55,9 +55,21 @@ free() {
 
 free "before any admission"
 
+# The first admission turns context tracking on while CPU 0 runs a task in
+# user space: its next entry into the kernel must not trip the entry
+# code's check of the user/kernel state.
+taskset -c 0 sh -c 'while :; do :; done' &
+spin_pid=$!
+sleep 0.5
+dmesg -c > /dev/null
 "$NTT" hold $CPU > $T/hold 2>&1 &
 hold_pid=$!
 wait_for "grep -q ADMITTED $T/hold" || dump $T/hold
+sleep 0.5
+kill -9 $spin_pid; wait $spin_pid 2>/dev/null
+dmesg > $T/dmesg.on
+ktap_check "tracking turned on while CPU 0 ran in user space: no warning ($(grep -c 'WARNING' $T/dmesg.on))" \
+	'grep -q "Full dynticks mode on" $T/dmesg.on && ! grep -q WARNING $T/dmesg.on'
 "$NTT" membarrier > $T/mb 2>&1
 dump $T/mb
 ktap_check "while CPU $CPU is owned: membarrier GLOBAL refused as with nohz_full= (offered $(kv $T/mb query_global), $(kv $T/mb global))" \
