@@ -17,16 +17,9 @@ mkdir -p $T
 ktap_plan 11
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
-# HZ from jiffies over a second of CLOCK_MONOTONIC
-jiffies() { sed -n 's/^jiffies: //p' /proc/timer_list | head -n 1; }
-j0=$(jiffies); t0=$(cut -d' ' -f1 /proc/uptime); sleep 1
-j1=$(jiffies); t1=$(cut -d' ' -f1 /proc/uptime)
-hz=$(awk -v j=$((j1 - j0)) -v t0=$t0 -v t1=$t1 'BEGIN {
-	r = j / (t1 - t0); best = 100
-	n = split("100 250 300 1000", h, " ")
-	for (i = 1; i <= n; i++) if ((r - h[i]) * (r - h[i]) < (r - best) * (r - best)) best = h[i]
-	print best }')
-ktap_note "HZ=$hz"
+# The tick period
+measure_hz
+ktap_note "HZ=$hz ($hz_how)"
 
 # free WHEN: the checks of a kernel on which SCHED_NOTICK is not in use
 free() {

@@ -197,8 +197,6 @@ echo 10000 > $GRACE
 echo -1 > $GRACE
 sh -c 'while :; do :; done' &
 sp=$!
-cpu_of() { awk '{print $39}' /proc/$1/stat; }
-utime_of() { awk '{print $14}' /proc/$1/stat; }
 taskset -p 2 $sp > /dev/null
 wait_for "[ \"\$(cpu_of $sp)\" = $CPU ]"
 before=$(cpu_of $sp)
@@ -215,17 +213,10 @@ ktap_check "grace -1: a spinner allowed on CPUs 0-$CPU, on CPU $before at admiss
 	'[ $spun = 1 ] && [ "$before" = $CPU ] && [ "$where" = 0 ] && [ $((u1 - u0)) -gt 0 ]'
 
 # --- the bound on the wait of other tasks ------------------------------------
-# The tick period: HZ from jiffies over a second of CLOCK_MONOTONIC.
-jiffies() { sed -n 's/^jiffies: //p' /proc/timer_list | head -n 1; }
-j0=$(jiffies); t0=$(cut -d' ' -f1 /proc/uptime); sleep 1
-j1=$(jiffies); t1=$(cut -d' ' -f1 /proc/uptime)
-hz=$(awk -v j=$((j1 - j0)) -v t0=$t0 -v t1=$t1 'BEGIN {
-	r = j / (t1 - t0); best = 100
-	n = split("100 250 300 1000", h, " ")
-	for (i = 1; i <= n; i++) if ((r - h[i]) * (r - h[i]) < (r - best) * (r - best)) best = h[i]
-	print best }')
+# The tick period
+measure_hz
 tick_us=$((1000000 / hz))
-ktap_note "tick: HZ=$hz ($((j1 - j0)) jiffies in $t0..$t1 s), $tick_us us"
+ktap_note "tick: HZ=$hz ($hz_how), $tick_us us"
 # delays PATTERN_QUEUED PATTERN_RUN: microseconds from each queueing on CPU 1
 # to the start of what was queued, from $TR/trace
 delays() {

@@ -51,7 +51,7 @@ if mount -t cgroup2 none $CG && echo +cpuset > $CG/cgroup.subtree_control; then
 	sleep 0.5
 	ktap_check "CPU 1's thread moved into a cpuset of CPU 2: demoted (policy $(policy_of $a)), CPU 1 free" \
 		'[ -d /proc/$a ] && [ "$(policy_of $a)" = 0 ] && [ "$(pid_of_cpu 1)" = 0 ]'
-	u0=$(awk '{print $14}' /proc/$b/stat); sleep 1; u1=$(awk '{print $14}' /proc/$b/stat)
+	u0=$(utime_of $b); sleep 1; u1=$(utime_of $b)
 	ktap_check "CPU 2's thread still owns CPU 2 and runs (policy $(policy_of $b), utime $u0 -> $u1)" \
 		'[ "$(policy_of $b)" = 8 ] && [ "$(pid_of_cpu 2)" = $b ] && [ "$u1" -gt "$u0" ]'
 	kill -9 $a $b; wait $a $b 2>/dev/null
