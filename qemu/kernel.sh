@@ -83,7 +83,8 @@ if [ "$(cat "$obj/.config.stamp" 2>/dev/null)" != "$cfg_id" ] || [ ! -f "$obj/.c
 fi
 
 say "building $name kernel (-j$JOBS)"
-if ! kmake -j"$JOBS" bzImage modules > "$obj/build.log" 2>&1; then
+build() { kmake -j"$JOBS" bzImage modules > "$obj/build.log" 2>&1; }
+if ! with_heartbeat "building $name kernel" build; then
 	tail -n 40 "$obj/build.log" >&2
 	die "the $name kernel did not build; full log: ${obj#"$TOP"/}/build.log"
 fi

@@ -35,6 +35,24 @@ series_patches() {
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# with_heartbeat WHAT CMD...: run CMD (a command or a function), saying
+# every 30 s that WHAT still runs, so that a long build or boot is never
+# minutes of silence; returns CMD's exit status.
+with_heartbeat() {
+	local what=$1 start=$SECONDS next=30 pid
+	shift
+	"$@" &
+	pid=$!
+	while kill -0 "$pid" 2> /dev/null; do
+		sleep 1
+		if [ $((SECONDS - start)) -ge $next ]; then
+			say "$what: still running, $((SECONDS - start)) s"
+			next=$((next + 30))
+		fi
+	done
+	wait "$pid"
+}
+
 # One writer at a time in build/: take the build lock unless a parent
 # (make test, make compare-test) already holds it for us.
 build_lock() {
@@ -47,3 +65,11 @@ build_lock() {
 	fi
 	export NOTICK_LOCK_HELD=1
 }
+
+# Kernel messages that mean a guest's boot went wrong whatever its
+# tests or measurements said (make test, make compare-test).
+BAD_KMSG='WARNING:|BUG:|Oops|Kernel panic|general protection fault|Call Trace:|'\
+'possible circular locking|possible recursive locking|inconsistent lock state|'\
+'DEBUG_LOCKS_WARN_ON|suspicious RCU usage|RCU used illegally|rcu: INFO:|detected stall|'\
+'sleeping function called from invalid context|scheduling while atomic|'\
+'turning off the locking correctness validator|hung_task|blocked for more than|soft lockup|hard LOCKUP|UBSAN|KASAN|refcount_t:|list_add corruption'

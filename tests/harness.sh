@@ -74,13 +74,6 @@ parse_ktap() {
 	done
 }
 
-# Kernel messages that mean a suite's boot went wrong whatever its tests said.
-BAD_KMSG='WARNING:|BUG:|Oops|Kernel panic|general protection fault|Call Trace:|'\
-'possible circular locking|possible recursive locking|inconsistent lock state|'\
-'DEBUG_LOCKS_WARN_ON|suspicious RCU usage|RCU used illegally|rcu: INFO:|detected stall|'\
-'sleeping function called from invalid context|scheduling while atomic|'\
-'turning off the locking correctness validator|hung_task|blocked for more than|soft lockup|hard LOCKUP|UBSAN|KASAN|refcount_t:|list_add corruption'
-
 # KUnit results in a console log, one line per test case.
 parse_kunit() {
 	local prefix=$1
@@ -114,7 +107,8 @@ run_guest_suite() {
 		kdesc="$flavour-$frag" args+=("notick.kernel=$frag")
 	fi
 	say "suite $name: booting ($kdesc kernel, -cpu $cpu -smp $cpus${args[*]:+, ${args[*]}}, limit ${limit}s)"
-	boot -f "$flavour" "${kernel[@]}" -s "$s" -o "$out" -t "$limit" -c "$cpus" -C "$cpu" -- "${args[@]}"
+	with_heartbeat "suite $name" boot -f "$flavour" "${kernel[@]}" -s "$s" -o "$out" -t "$limit" \
+		-c "$cpus" -C "$cpu" -- "${args[@]}"
 	rc=$?
 	tr -d '\r' < "$out/ktap.log" > "$out/ktap.txt" 2>/dev/null || : > "$out/ktap.txt"
 	parse_ktap "$name" < "$out/ktap.txt"
