@@ -14,7 +14,18 @@ rc=0
 for d in $(series_dirs); do
 	for p in $(series_patches "$d"); do
 		echo "== ${p#"$TOP"/}"
-		perl "$cp" --strict --no-tree --terse - < "$p" || rc=1
+		out=$(perl "$cp" --strict --no-tree --terse - < "$p")
+		# One known false positive: checkpatch reads a linker script
+		# line of include/asm-generic/vmlinux.lds.h, "*(__x_sched_class)"
+		# as in the lines around it, as C multiplication.
+		bad=$(while IFS= read -r l; do
+			[[ $l =~ ^-:([0-9]+):\ CHECK:\ spaces\ preferred\ around\ that\ \'\*\' ]] &&
+				sed -n "${BASH_REMATCH[1]}p" "$p" | grep -qE '^\+\s*\*\(__[a-z]+_sched_class\)' &&
+				continue
+			[[ $l =~ ^total: ]] || echo "$l"
+		done <<< "$out")
+		echo "$out"
+		[ -z "$bad" ] || rc=1
 	done
 	alone=$BUILD/check-alone
 	rm -rf "$alone"
