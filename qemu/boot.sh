@@ -12,13 +12,16 @@
 #     -C MODEL     QEMU CPU model and flags (default max)
 #     -k KERNEL    boot build/obj-KERNEL's bzImage instead of the flavour's
 #                  (e.g. compare-mainline, the tree without the series)
+#     -I           deterministic timing: QEMU's -icount shift=0,sleep=off
+#                  (one guest instruction = one virtual ns; QEMU 7.2 brings
+#                  up only one CPU that way, so use it with -c 1)
 # Exit status: QEMU's, or 124 when the time limit killed the guest; killed
 # by the signal (SIGINT, SIGTERM, SIGHUP) that stopped it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-flavour=test suite= outdir= limit=300 cpus=2 kobj= cpu=max
-while getopts "f:s:o:t:c:C:k:" opt; do
+flavour=test suite= outdir= limit=300 cpus=2 kobj= cpu=max icount=()
+while getopts "f:s:o:t:c:C:k:I" opt; do
 	case $opt in
 	f) flavour=$OPTARG ;;
 	s) suite=$OPTARG ;;
@@ -27,6 +30,7 @@ while getopts "f:s:o:t:c:C:k:" opt; do
 	c) cpus=$OPTARG ;;
 	C) cpu=$OPTARG ;;
 	k) kobj=$OPTARG ;;
+	I) icount=(-icount shift=0,sleep=off) ;;
 	*) exit 2 ;;
 	esac
 done
@@ -42,7 +46,7 @@ initrd=$BUILD/initramfs-$flavour/initramfs.cpio.gz
 # would otherwise call its TSC unstable and fall back to the HPET.
 append="console=ttyS0 panic=-1 oops=panic softlockup_panic=0 tsc=reliable $*"
 qemu=(qemu-system-x86_64 -machine pc -accel tcg -cpu "$cpu" -smp "$cpus" -m 1024
-      -kernel "$kernel" -initrd "$initrd" -no-reboot -nodefaults)
+      -kernel "$kernel" -initrd "$initrd" -no-reboot -nodefaults "${icount[@]}")
 
 if [ -z "$suite" ]; then
 	append="$append notick.suite=shell"

@@ -7,30 +7,41 @@
 #   fifo      taskset -c CPU chrt -f 99         (boot 1)
 #   notick    notickctl --cpu CPU               (boot 1, no boot parameter)
 #   offsched  the OFFSCHED ftq service          (boot 1, kernel callback)
-#   nohz      taskset + chrt -f 99 on a nohz_full=CPU
-#             (boot 2: the same tree without the series, "mainline")
+#   nohz      taskset + chrt -f 99 on a nohz_full=CPU, RT throttling off
+#   nohz-cfs  taskset alone on the nohz_full=CPU (mainline's usual answer)
+#   nohz-throttled  as nohz with RT throttling left on (the default)
+#             (boot 2: the same tree without the series, "mainline", tuned
+#             as Red Hat's cpu-partitioning profile tunes a node:
+#             nohz_full= rcu_nocbs= isolcpus=managed_irq,domain,
+#             irqaffinity= nosoftlockup, and at run time IRQs, unbound
+#             workqueues and the watchdog kept on CPU 0, vm.stat_interval
+#             10).  The best of nohz and nohz-cfs is the reference row.
 #   mainline-cfs, mainline-fifo   cfs and fifo on mainline (boot 3): what
 #             the series costs a kernel that does not use it
+#   icount, mainline-icount   getppid() on one CPU under QEMU's -icount, on
+#             each kernel (boots 4, 5): the same price counted in guest
+#             instructions, free of the host's noise
 # Both kernels are built with the compare configuration (debugging off).
 # Every user-space scenario also times getppid() (ftq --syscalls) after the probe.
 # Options (make variables or environment):
 #   DURATION=10 (s)  QUANTUM=1000 (us)  REPEATS=3  CPUS=2  CPU=1  GAP=2000 (ns)
-#   SCENARIOS=cfs,fifo,nohz,notick,offsched,mainline-cfs
+#   SCENARIOS=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,
+#                    mainline-cfs,icount,mainline-icount
 # Output: a table, build/compare/results.json, build/compare/ftq.png.
 set -uo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 
 DURATION=${DURATION:-10} QUANTUM=${QUANTUM:-1000} REPEATS=${REPEATS:-3}
 CPUS=${CPUS:-2} CPU=${CPU:-1} GAP=${GAP:-2000}
-SCENARIOS=${SCENARIOS:-cfs,fifo,nohz,notick,offsched,mainline-cfs}
+SCENARIOS=${SCENARIOS:-cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount}
 for v in DURATION QUANTUM REPEATS CPUS CPU GAP; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a number (got '${!v}')"
 done
 [ "$CPU" -ge 1 ] && [ "$CPU" -lt "$CPUS" ] || die "CPU must be between 1 and CPUS-1"
 for s in ${SCENARIOS//,/ }; do
 	case $s in
-	cfs|fifo|nohz|notick|offsched|mainline-cfs|mainline-fifo) ;;
-	*) die "unknown scenario '$s' (cfs fifo nohz notick offsched mainline-cfs mainline-fifo)" ;;
+	cfs|fifo|nohz|nohz-cfs|nohz-throttled|notick|offsched|mainline-cfs|mainline-fifo|icount|mainline-icount) ;;
+	*) die "unknown scenario '$s' (cfs fifo nohz nohz-cfs nohz-throttled notick offsched mainline-cfs mainline-fifo icount mainline-icount)" ;;
 	esac
 done
 
@@ -44,11 +55,12 @@ say "compare-test on $kver and $mver (the same tree without the series): $SCENAR
 # boot NAME KERNEL SCENARIOS EXTRA-ARGS: one guest running some scenarios,
 # with progress lines shown as the guest prints them.
 boot() {
-	local name=$1 kobj=$2 sc=$3 extra=$4 n limit pid
+	local name=$1 kobj=$2 sc=$3 extra=$4 n limit pid cpus=$CPUS icount=
+	[[ $sc = *icount ]] && cpus=1 icount=-I
 	n=$(tr ',' '\n' <<< "$sc" | grep -c .)
 	limit=$(( n * REPEATS * (DURATION + 30) + 120 ))
 	say "boot $name ($kobj kernel): $sc ${extra:+($extra)}"
-	"$TOP/qemu/boot.sh" -f compare -k "$kobj" -s compare -o "$out/$name" -t "$limit" -c "$CPUS" -- \
+	"$TOP/qemu/boot.sh" -f compare -k "$kobj" -s compare -o "$out/$name" -t "$limit" -c "$cpus" $icount -- \
 		"compare.scenarios=$sc compare.repeats=$REPEATS compare.duration=$DURATION" \
 		"compare.quantum=$QUANTUM compare.cpu=$CPU compare.gap=$GAP $extra" &
 	pid=$!
@@ -60,9 +72,15 @@ boot() {
 	wait $pid
 	local rc=$?
 	progress "$out/$name/ktap.log" "$shown" > /dev/null
-	grep -q '^# notick: end of suite compare' "$out/$name/ktap.log" 2>/dev/null ||
-		say "boot $name did not finish (exit $rc): see ${out#"$TOP"/}/$name/console.log"
+	local bad
+	if ! grep -q '^# notick: end of suite compare' "$out/$name/ktap.log" 2>/dev/null; then
+		failures+=("boot $name ($sc) did not finish (exit $rc): see ${out#"$TOP"/}/$name/console.log")
+	fi
+	bad=$(tr -d '\r' < "$out/$name/console.log" 2>/dev/null | grep -aE "$BAD_KMSG" | head -n 3)
+	[ -z "$bad" ] ||
+		failures+=("boot $name ($sc): the kernel complained: ${bad//$'\n'/ | } (${out#"$TOP"/}/$name/console.log)")
 }
+failures=()
 progress() {	# progress FILE LINES-ALREADY-SHOWN -> prints new lines, echoes count
 	local f=$1 shown=$2 total
 	[ -f "$f" ] || { echo "$shown"; return; }
@@ -74,16 +92,30 @@ progress() {	# progress FILE LINES-ALREADY-SHOWN -> prints new lines, echoes cou
 
 pick() { tr ',' '\n' <<< "$SCENARIOS" | grep -E "$1" | paste -sd,; }
 ours=$(pick '^(cfs|fifo|notick|offsched)$')
-mainline=$(pick '^mainline-')
+mainline=$(pick '^mainline-(cfs|fifo)$')
 [ -n "$ours" ] && boot plain compare "$ours" ""
-[ -n "$(pick '^nohz$')" ] && boot nohz_full compare-mainline nohz "nohz_full=$CPU"
+nohz=$(pick '^nohz')
+[ -n "$nohz" ] && boot nohz_full compare-mainline "$nohz" \
+	"nohz_full=$CPU rcu_nocbs=$CPU isolcpus=managed_irq,domain,$CPU irqaffinity=0 nosoftlockup"
 [ -n "$mainline" ] && boot mainline compare-mainline "$mainline" ""
+[ -n "$(pick '^icount$')" ] && boot icount compare icount ""
+[ -n "$(pick '^mainline-icount$')" ] && boot mainline-icount compare-mainline mainline-icount ""
 
 say "analysing"
-python3 "$TOP/tests/compare/analyze.py" "$out" "$CPU" "$out"/*/data.log | tee "$out/table.txt"
+python3 "$TOP/tests/compare/analyze.py" "$out" "$CPU" "$out"/*/data.log > "$out/table.txt"
+rc=$?
+cat "$out/table.txt"
+[ $rc = 0 ] || failures+=("analysis: some runs failed (the FAILED lines above)")
+# Every scenario asked for must be there with every run.
+for sc in ${SCENARIOS//,/ }; do
+	got=$(python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))["scenarios"].get(sys.argv[2], {})
+print(s.get("runs", 0))' "$out/results.json" "$sc" 2>/dev/null || echo 0)
+	[ "$got" = "$REPEATS" ] || failures+=("scenario $sc: $got of $REPEATS runs in the data")
+done
 
 plots=()
-for sc in offsched notick nohz fifo cfs mainline-fifo mainline-cfs; do
+for sc in offsched notick nohz nohz-cfs nohz-throttled fifo cfs mainline-fifo mainline-cfs; do
 	[ -f "$out/ftq-$sc.dat" ] && plots+=("'$out/ftq-$sc.dat' using 1:2 with lines title '$sc'")
 done
 if [ ${#plots[@]} -gt 0 ]; then
@@ -99,3 +131,7 @@ if [ ${#plots[@]} -gt 0 ]; then
 	GP
 fi
 say "results: ${out#"$TOP"/}/results.json, ${out#"$TOP"/}/ftq.png, ${out#"$TOP"/}/table.txt"
+if [ ${#failures[@]} -gt 0 ]; then
+	printf 'compare-test FAILED: %s\n' "${failures[@]}" >&2
+	exit 1
+fi

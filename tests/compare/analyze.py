@@ -28,12 +28,17 @@ VECTOR_NAMES = {
     'thermal_apic': 'thermal', 'threshold_apic': 'threshold',
     'x86_platform_ipi': 'platform IPI', 'deferred_error_apic': 'MCE',
 }
-ORDER = ['offsched', 'notick', 'nohz', 'fifo', 'cfs', 'mainline-fifo', 'mainline-cfs']
+ORDER = ['offsched', 'notick', 'nohz', 'nohz-cfs', 'nohz-throttled', 'fifo', 'cfs',
+         'mainline-fifo', 'mainline-cfs', 'icount', 'mainline-icount']
+# The rows of mainline at its best (tuned nohz_full=): the reference.
+REFERENCE = ['nohz', 'nohz-cfs']
 LABEL = {
     'cfs': 'CFS (taskset)', 'fifo': 'FIFO (chrt -f 99)',
-    'nohz': 'FIFO, nohz_full= [m]', 'notick': 'SCHED_NOTICK',
+    'nohz': 'FIFO, nohz_full= [m]', 'nohz-cfs': 'CFS, nohz_full= [m]',
+    'nohz-throttled': 'FIFO throttled, nohz_full= [m]', 'notick': 'SCHED_NOTICK',
     'offsched': 'OFFSCHED ftq', 'mainline-cfs': 'CFS (taskset) [m]',
     'mainline-fifo': 'FIFO (chrt -f 99) [m]',
+    'icount': 'getppid, -icount', 'mainline-icount': 'getppid, -icount [m]',
 }
 
 
@@ -68,25 +73,34 @@ def diff(before, after):
 
 def split_sections(path):
     """Yield (scenario, repeat, {section: [lines]}) for each run."""
-    run, sec, name = None, None, None
     with open(path, errors='replace') as f:
-        for line in f:
-            line = line.rstrip('\r\n')
-            if line.startswith('@@ begin '):
-                _, _, sc, rep = line.split()[:4]
-                run, name, sec = {}, (sc, int(rep)), 'head'
-                run[sec] = []
-            elif run is None:
-                continue
-            elif line.startswith('@@ end '):
-                run['rc'] = line.split('rc=')[-1]
-                yield name[0], name[1], run
-                run = None
-            elif line.startswith('@@ '):
-                sec = line[3:]
-                run[sec] = []
-            else:
-                run[sec].append(line)
+        yield from split_lines(f)
+
+
+def split_sections_text(text):
+    """split_sections() of a data log given as a string."""
+    yield from split_lines(text.splitlines())
+
+
+def split_lines(lines):
+    run, sec, name = None, None, None
+    for line in lines:
+        line = line.rstrip('\r\n')
+        if line.startswith('@@ begin '):
+            _, _, sc, rep = line.split()[:4]
+            run, name, sec = {}, (sc, int(rep)), 'head'
+            run[sec] = []
+        elif run is None:
+            continue
+        elif line.startswith('@@ end '):
+            run['rc'] = line.split('rc=')[-1]
+            yield name[0], name[1], run
+            run = None
+        elif line.startswith('@@ '):
+            sec = line[3:]
+            run[sec] = []
+        else:
+            run[sec].append(line)
 
 
 def parse_trace(lines, cpu):
@@ -168,8 +182,13 @@ def count_entries(events, t0, t1):
 
 
 def attribute(gaps, ivs, points):
-    """Split gap time into kernel sources and unattributed (all in cycles)."""
-    per_src, unattributed, worst, kernel = {}, 0, 0, 0
+    """Split gap time into kernel sources and unattributed (all in cycles).
+
+    A gap that contains any kernel event is booked to the kernel whole
+    (the upper bound: the event may be shorter than the gap); the time the
+    events themselves spent inside gaps is the lower bound.
+    """
+    per_src, unattributed, worst, kernel, lower = {}, 0, 0, 0, 0
     starts = [iv[0] for iv in ivs]
     pstarts = [p[0] for p in points]
     maxlen = max((e - s for s, e, _ in ivs), default=0)
@@ -193,10 +212,58 @@ def attribute(gaps, ivs, points):
         kernel += length
         worst = max(worst, length)
         tot = sum(share.values())
+        lower += min(tot, length)
         for src, ov in share.items():
             w = ov / tot if tot else 1 / len(share)
             per_src[src] = per_src.get(src, 0) + length * w
-    return kernel, worst, unattributed, per_src
+    return kernel, worst, unattributed, per_src, lower
+
+
+def trace_problem(sc, run):
+    """Why a user-space run's trace cannot be trusted, or None.
+
+    A trace on another clock cannot be matched with the probe's TSC
+    gaps, and one with lost events or no context switch of the probe
+    (its launcher must switch to it at least once) would read as no
+    kernel noise at all.
+    """
+    if 'trace' not in run:
+        return None if sc == 'offsched' else 'no trace'
+    clock = ' '.join(run.get('trace_clock', []))
+    if '[x86-tsc]' not in clock:
+        return 'trace clock is not x86-tsc (%s)' % (clock.strip() or 'unknown')
+    stats = {}
+    for line in run.get('trace_stats', []):
+        k, _, v = line.partition(':')
+        stats[k.strip()] = v.strip()
+    lost = sum(int(stats.get(k, '0') or 0) for k in ('overrun', 'dropped events'))
+    lost += sum(int(m.group(1)) for line in run['trace']
+                for m in [re.search(r'LOST (\d+) EVENTS', line)] if m)
+    if lost:
+        return 'trace lost %d events (ring buffer too small)' % lost
+    if not stats:
+        return 'no trace statistics'
+    pid = probe_pid(run['trace'])
+    if pid is None:
+        return 'trace has no event of the probe'
+    if not any('sched_switch' in line and re.search(r'next_pid=%d\b' % pid, line)
+               for line in run['trace']):
+        return 'trace has no context switch onto the probe'
+    return None
+
+
+def probe_pid(lines):
+    """The probe's pid: the first traced task called ftq (its launcher
+    execs it, so the switch onto the CPU may still name the launcher, and
+    the switch away at its exit may come after tracing stopped)."""
+    for line in lines:
+        m = TRACE_RE.match(line)
+        if m and m.group(1).strip() == 'ftq':
+            return int(m.group(2))
+        m = re.search(r'(?:prev_comm=ftq prev|next_comm=ftq next)_pid=(\d+)', line)
+        if m:
+            return int(m.group(1))
+    return None
 
 
 def percentile(xs, p):
@@ -205,10 +272,18 @@ def percentile(xs, p):
 
 
 def analyse_run(sc, run, cpu):
-    res = {'scenario': sc, 'ok': run.get('rc') == '0'}
+    res = {'scenario': sc, 'ok': run.get('rc') == '0', 'rc': run.get('rc')}
     if any(k.startswith('unavailable') for k in run):
         res['ok'] = False
         res['error'] = next(k for k in run if k.startswith('unavailable'))
+        return res
+    if sc.endswith('icount'):
+        sysc = [float(l[2:]) for l in run.get('sysc', []) if l.startswith('C ')]
+        if not sysc:
+            res['ok'] = False
+            res['error'] = 'no getppid() timing'
+        else:
+            res['syscall_ns'] = statistics.median(sysc)
         return res
     irq = diff(parse_table(run.get('interrupts before', []), cpu),
                parse_table(run.get('interrupts after', []), cpu))
@@ -254,10 +329,13 @@ def analyse_run(sc, run, cpu):
         res['fwq_cycles'] = statistics.median(fwq)
     if 'nvcsw' in params:
         res['ctxsw'] = int(params['nvcsw']) + int(params['nivcsw'])
+    err = trace_problem(sc, run)
+    if err:
+        res['ok'] = False
+        res['error'] = err
+        return res
     events = parse_trace(run.get('trace', []), cpu)
-    pid = next((int(m.group(1)) for _, ev, args, _ in events if ev == 'sched_switch'
-                for m in [re.search(r'(?:prev_comm=ftq prev|next_comm=ftq next)_pid=(\d+)', args)]
-                if m), None)
+    pid = probe_pid(run.get('trace', []))
     if events and 'start_tsc' in params and pid is not None:
         # Counted from the trace, the same way for every user-space
         # scenario: over the whole life of the probe's process on the CPU
@@ -267,14 +345,16 @@ def analyse_run(sc, run, cpu):
         whole = count_entries(events, *process_window(events, pid))
         loop = count_entries(events, t0, t1)
         res['loc_run'] = whole.get('timer tick', 0)
+        res['irq_run'] = sum(v for k, v in whole.items() if not k.startswith('softirq'))
         res['loc_loop'] = loop.pop('timer tick', 0)
         res['irqs_loop'] = {k: v for k, v in loop.items() if not k.startswith('softirq')}
         res['softirqs_loop'] = {k: v for k, v in loop.items() if k.startswith('softirq')}
     if gaps and hz:
         ivs, points = intervals_from_trace(events, pid)
-        kernel, worst, unatt, per_src = attribute(gaps, ivs, points)
+        kernel, worst, unatt, per_src, lower = attribute(gaps, ivs, points)
         us = 1e6 / hz
         res['kernel_noise_us'] = kernel * us
+        res['kernel_noise_lower_us'] = lower * us
         res['worst_kernel_us'] = worst * us
         res['unattributed_us'] = unatt * us
         res['noise_by_source_us'] = {k: v * us for k, v in sorted(per_src.items(), key=lambda kv: -kv[1])}
@@ -282,6 +362,7 @@ def analyse_run(sc, run, cpu):
         res['trace_events'] = len(ivs) + len(points)
     elif not gaps and hz:
         res['kernel_noise_us'] = res['worst_kernel_us'] = res['unattributed_us'] = 0.0
+        res['kernel_noise_lower_us'] = 0.0
         res['noise_by_source_us'] = {}
     return res
 
@@ -295,6 +376,18 @@ def med(runs, key, sub=None):
         if isinstance(v, (int, float)):
             vals.append(v)
     return statistics.median(vals) if vals else None
+
+
+def best_reference(summary):
+    """The quietest tuned mainline row: fewest interrupt entries over the
+    process's life, then fewest timer ticks, then the least FTQ noise."""
+    cands = [sc for sc in REFERENCE if sc in summary and 'error' not in summary[sc]]
+    if not cands:
+        return None
+    big = float('inf')
+    return min(cands, key=lambda sc: tuple(
+        big if summary[sc].get(k) is None else summary[sc][k]
+        for k in ('irq_run', 'loc_run', 'ftq_noise_fraction')))
 
 
 def main():
@@ -313,7 +406,14 @@ def main():
             s['error'] = next((r.get('error') for r in rs if r.get('error')), 'failed')
             summary[sc] = s
             continue
-        for k in ('loc', 'loc_run', 'loc_loop', 'ctxsw', 'kernel_noise_us', 'worst_kernel_us',
+        if sc.endswith('icount'):
+            vals = [r['syscall_ns'] for r in good]
+            s['syscall_ns'] = statistics.median(vals)
+            s['spread'] = {'syscall_ns': [min(vals), statistics.median(vals), max(vals)]}
+            summary[sc] = s
+            continue
+        for k in ('loc', 'loc_run', 'irq_run', 'loc_loop', 'ctxsw', 'kernel_noise_us',
+                  'kernel_noise_lower_us', 'worst_kernel_us',
                   'unattributed_us', 'fwq_cycles', 'syscall_ns'):
             s[k] = med(good, k)
         for k in ('noise_fraction', 'median', 'p1'):
@@ -337,6 +437,15 @@ def main():
         s['kernel_noise_by_source_us'] = {k: statistics.median(v + [0] * (len(good) - len(v)))
                                           for k, v in nsrc.items()}
         s['sorted_first_run'] = good[0]['sorted']
+        # Timings carry the host's noise: keep their spread over the runs.
+        s['spread'] = {}
+        for k, get in (('syscall_ns', lambda r: r.get('syscall_ns')),
+                       ('fwq_cycles', lambda r: r.get('fwq_cycles')),
+                       ('ftq_median', lambda r: r.get('ftq', {}).get('median')),
+                       ('noise_fraction', lambda r: r.get('ftq', {}).get('noise_fraction'))):
+            vals = [v for v in map(get, good) if isinstance(v, (int, float))]
+            if vals:
+                s['spread'][k] = [min(vals), statistics.median(vals), max(vals)]
         summary[sc] = s
     fwqs = [s['fwq_cycles'] for s in summary.values() if s.get('fwq_cycles')]
     best = min(fwqs) if fwqs else None
@@ -363,24 +472,27 @@ def main():
 
     def fmt(v, f='%.0f'):
         return '-' if v is None else f % v
-    hdr = ('scenario', 'runs', 'LOC run', 'LOC loop', 'IRQ', 'softirq', 'ctxsw', 'kern us', 'worst us',
+    hdr = ('scenario', 'runs', 'LOC run', 'IRQ run', 'LOC loop', 'IRQ', 'softirq', 'ctxsw', 'kern lo us', 'kern us', 'worst us',
            'unattr us', 'noise', 'vs floor', 'median', 'p1', 'FWQ rel', 'syscall ns')
     rows = []
     for sc in order:
         s = summary[sc]
+        if sc.endswith('icount') and 'error' not in s:
+            continue
         if 'error' in s:
-            rows.append((LABEL.get(sc, sc), '0/%d' % s['runs'], 'unavailable: ' + str(s['error'])))
+            rows.append((LABEL.get(sc, sc), '0/%d' % s['runs'], 'failed: ' + str(s['error'])))
             continue
         nf = s.get('ftq_noise_fraction')
         rows.append((LABEL.get(sc, sc), '%d/%d' % (s['good_runs'], s['runs']), fmt(s.get('loc_run')),
+                     fmt(s.get('irq_run')),
                      fmt(s.get('loc_loop')), fmt(s.get('other_irqs_loop')),
                      fmt(s.get('softirqs_loop')), fmt(s['ctxsw']),
-                     fmt(s['kernel_noise_us']), fmt(s['worst_kernel_us'], '%.1f'),
+                     fmt(s.get('kernel_noise_lower_us')), fmt(s['kernel_noise_us']), fmt(s['worst_kernel_us'], '%.1f'),
                      fmt(s['unattributed_us']), fmt(nf, '%.3f'),
                      fmt(nf - floor if nf is not None and floor is not None else None, '%+.3f'),
                      fmt(s['ftq_median']), fmt(s['ftq_p1']), fmt(s.get('fwq_relative'), '%.3f'),
                      fmt(s.get('syscall_ns'))))
-    widths = [max(len(str(r[i])) for r in rows + [hdr] if i < len(r)) for i in range(len(hdr))]
+    widths = [max(len(str(r[i])) for r in rows + [hdr] if len(r) > 3 or i < 2) for i in range(len(hdr))]
     print('  '.join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(hdr, widths))))
     for r in rows:
         if len(r) == 3:
@@ -389,24 +501,61 @@ def main():
             print('  '.join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
     print()
     print('LOC run: local timer interrupts on CPU %d while the probe\'s process lived there (launcher to exit);' % cpu)
+    print('IRQ run: every interrupt entry on CPU %d (timer, IPIs, irq_work, device) over that same life;' % cpu)
     print('LOC loop, IRQ, softirq: entries inside the FTQ loop (both from the trace).')
+    print('kern us: loop gaps that contain a kernel event, whole (upper bound); kern lo us: the')
+    print('  time the events themselves spent inside those gaps (lower bound).')
     print('[m]: mainline, the same kernel tree and configuration without the series.')
     ours, ref = summary.get('cfs', {}).get('syscall_ns'), summary.get('mainline-cfs', {}).get('syscall_ns')
     if ours and ref:
         print('syscall ns: median getppid() time; on CFS, with the series / without: %.3f.'
               % (ours / ref))
+    ic, mic = summary.get('icount', {}), summary.get('mainline-icount', {})
+    if ic.get('syscall_ns') and mic.get('syscall_ns'):
+        print('getppid() on one CPU under QEMU -icount (1 guest instruction = 1 virtual ns, no host'
+              ' noise): %.1f with the series, %.1f without: x%.3f.'
+              % (ic['syscall_ns'], mic['syscall_ns'], ic['syscall_ns'] / mic['syscall_ns']))
     if 'offsched' in summary and 'error' not in summary['offsched']:
         print('OFFSCHED: the CPU is offline with interrupts off for the loop (nothing to trace);')
         print('  /proc/interrupts over start..stop, offline and online included: LOC %s.'
               % fmt(summary['offsched'].get('loc')))
+    ref = best_reference(summary)
+    if ref:
+        r = summary[ref]
+        print('Reference, mainline at its best (tuned nohz_full=, the quieter of %s): %s.'
+              % (' and '.join(LABEL[x] for x in REFERENCE), LABEL[ref]))
+        n = summary.get('notick')
+        if n and 'error' not in n:
+            for k, what in (('loc_run', 'local timer interrupts over the life'),
+                            ('irq_run', 'interrupt entries over the life'),
+                            ('syscall_ns', 'getppid() ns')):
+                if n.get(k) is not None and r.get(k) is not None:
+                    print('  SCHED_NOTICK %s: %s against %s (median of runs).'
+                          % (what, fmt(n[k]), fmt(r[k])))
+    print()
+    print('Spread over the runs, min / median / max:')
+    for sc in order:
+        sp = summary[sc].get('spread')
+        if sp:
+            print('  %-31s %s' % (LABEL.get(sc, sc), '; '.join(
+                '%s %s' % (k, ' / '.join(('%.3f' if k == 'noise_fraction' else '%.0f') % v for v in vals))
+                for k, vals in sp.items())))
     print()
     for sc in order:
         srcs = summary[sc].get('kernel_noise_by_source_us')
         if srcs:
             top = sorted((kv for kv in srcs.items() if kv[1] >= 0.5), key=lambda kv: -kv[1])[:5]
-            print('%-21s kernel noise by source (us, median): %s' % (
+            print('%-31s kernel noise by source (us, median): %s' % (
                 LABEL.get(sc, sc), ', '.join('%s %.0f' % kv for kv in top)))
+    failed = [(sc, i + 1, r.get('error') or 'exit status %s' % r.get('rc', '?'))
+              for sc in order for i, r in enumerate(runs[sc]) if not r.get('ok')]
+    if failed:
+        print()
+        for sc, i, why in failed:
+            print('FAILED: %s, run %d: %s' % (LABEL.get(sc, sc), i, why))
+        return 1
+    return 0
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())

@@ -5,8 +5,8 @@
 # serial port (/dev/ttyS2); progress goes to the KTAP port (/dev/ttyS1 is
 # our stdout).  Parameters come from the kernel command line:
 #   compare.scenarios=cfs,fifo,notick,offsched   compare.repeats=3
-#   (nohz, mainline-cfs and mainline-fifo are cfs/fifo under other names,
-#   for the boots of the reference kernel)
+#   (nohz, nohz-throttled, nohz-cfs, mainline-cfs and mainline-fifo are
+#   fifo/cfs under other names, for the boots of the reference kernel)
 #   compare.duration=10 (s)  compare.quantum=1000 (us)  compare.cpu=1
 #   compare.gap=2000 (ns)
 scenarios=cfs,fifo,notick,offsched repeats=3 duration=10 quantum=1000 cpu=1 gap=2000
@@ -60,19 +60,28 @@ run_user() {
 	echo 1 > $T/tracing_on
 	"$@" ./ftq -q "$quantum" -n "$samples" -g "$gap" > /tmp/ftq.out 2> /tmp/ftq.err
 	rc=$?
+	# The probe's last context switch on its CPU follows the wakeup of
+	# its parent: let it reach the trace.
+	sleep 0.2
 	echo 0 > $T/tracing_on
+	snapshot after > /tmp/snap.after
 	# The price of a system call on this kernel, launched the same way
-	# (after the trace, so that it does not disturb the counts above).
+	# (after the trace and the counts, so that it disturbs neither).
 	"$@" ./ftq --syscalls 9 > /tmp/sysc.out 2>&1
 	{
-		cat /tmp/snap
-		snapshot after
+		cat /tmp/snap /tmp/snap.after
 		echo "@@ ftq rc=$rc"
 		cat /tmp/ftq.out
 		echo "@@ stderr"
 		cat /tmp/ftq.err
 		echo "@@ sysc"
 		cat /tmp/sysc.out
+		# What the host checks before it trusts the trace: the clock,
+		# and that the ring buffer lost nothing.
+		echo "@@ trace_clock"
+		cat $T/trace_clock
+		echo "@@ trace_stats"
+		cat $T/per_cpu/cpu$cpu/stats
 		echo "@@ trace"
 		cat $T/per_cpu/cpu$cpu/trace
 	}
@@ -108,6 +117,30 @@ run_offsched() {
 	}
 }
 
+# The nohz_full= boot is tuned as a real deployment is (Red Hat's
+# cpu-partitioning profile: the kernel arguments come from compare.sh; at
+# run time, interrupts, unbound workqueues and the lockup watchdog stay on
+# the housekeeping CPUs, vmstat folds every 10 s).  Only the launcher's
+# placement applies to every boot.
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+hk=$(printf '%x' $(( ((1 << ncpu) - 1) & ~(1 << cpu) )))
+hklist=$(seq 0 $((ncpu - 1)) | grep -vx "$cpu" | paste -sd,)
+# In every boot, this script and what it starts run on the housekeeping
+# CPUs, as a partitioned node runs its services (cpu-partitioning sets
+# systemd's CPUAffinity): each launcher moves itself to the measured CPU.
+taskset -p "$hk" $$ > /dev/null
+if grep -q 'nohz_full=' /proc/cmdline; then
+	for f in /proc/irq/*/smp_affinity; do
+		echo "$hk" > "$f" 2>/dev/null
+	done
+	echo "$hk" > /sys/devices/virtual/workqueue/cpumask
+	[ -f /proc/sys/kernel/watchdog_cpumask ] &&
+		echo "$hklist" > /proc/sys/kernel/watchdog_cpumask
+	echo 10 > /proc/sys/vm/stat_interval
+	echo "# compare: tuned for nohz_full=$cpu: housekeeping CPUs $hklist;" \
+		$(tr ' ' '\n' < /proc/cmdline | grep -E '^(nohz_full|rcu_nocbs|isolcpus|irqaffinity|nosoftlockup)=?')
+fi
+
 n=0
 for sc in $(echo "$scenarios" | tr , ' '); do
 	r=1
@@ -117,8 +150,22 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 			echo "@@ begin $sc $r"
 			case $sc in
 			cfs|mainline-cfs) run_user "$sc" taskset -c "$cpu" ;;
-			fifo|nohz|mainline-fifo) run_user "$sc" taskset -c "$cpu" chrt -f 99 ;;
+			fifo|mainline-fifo) run_user "$sc" taskset -c "$cpu" chrt -f 99 ;;
+			nohz|nohz-throttled)
+				# RT throttling off, as any tuner of a FIFO thread sets
+				# it; the throttled row keeps the default, labelled so.
+				rt=-1
+				[ "$sc" = nohz-throttled ] && rt=950000
+				echo $rt > /proc/sys/kernel/sched_rt_runtime_us
+				run_user "$sc" taskset -c "$cpu" chrt -f 99
+				echo 950000 > /proc/sys/kernel/sched_rt_runtime_us ;;
+			nohz-cfs) run_user "$sc" taskset -c "$cpu" ;;
 			notick) run_user notick notickctl --cpu "$cpu" -- ;;
+			icount|mainline-icount)
+				# One CPU under QEMU's -icount: only the exact
+				# price of getppid(), in guest instructions.
+				echo "@@ sysc"
+				taskset -c 0 ./ftq --syscalls 10 ;;
 			offsched) run_offsched ;;
 			*) echo "@@ unavailable unknown scenario" ;;
 			esac

@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of analyze.py on small synthetic data logs (TAP output).
+
+Each log is one run as the guest writes it, with a TSC at 1 GHz so that a
+cycle is a nanosecond: known gaps, known events, and the ways a trace can
+be broken (another clock, lost events, no context switch of the probe).
+"""
+import contextlib
+import io
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import analyze  # noqa: E402
+
+PID = 321
+INTERRUPTS = """           CPU0       CPU1
+  0:         10          0   IO-APIC   2-edge      timer
+LOC:        {0}        {1}   Local timer interrupts
+RES:          0          {2}   Rescheduling interrupts
+"""
+SOFTIRQS = """                    CPU0       CPU1
+          HI:          0          0
+       TIMER:          5          {0}
+"""
+
+
+def ev(ts, name, args, comm='ftq', pid=PID, cpu=1):
+    return '%16s-%-7d [%03d] d.h1. %d: %s: %s' % (comm, pid, cpu, ts, name, args)
+
+
+def switch(ts, prev, prev_pid, nxt, next_pid):
+    return ev(ts, 'sched_switch', 'prev_comm=%s prev_pid=%d prev_prio=120 prev_state=R ==> '
+              'next_comm=%s next_pid=%d next_prio=120' % (prev, prev_pid, nxt, next_pid),
+              comm=prev, pid=prev_pid)
+
+
+def base_trace():
+    """The probe switched in at 100, a tick inside the loop from 2100 to
+    2300 (in the gap 2000-3000), a reschedule IPI outside any gap, the
+    probe switched out at 9000 and a tick after it (not in its life)."""
+    return [
+        switch(100, 'notickctl', PID, 'ftq', PID),
+        ev(2100, 'local_timer_entry', 'vector=236'),
+        ev(2300, 'local_timer_exit', 'vector=236'),
+        ev(4000, 'reschedule_entry', 'vector=253'),
+        ev(4010, 'reschedule_exit', 'vector=253'),
+        switch(9000, 'ftq', PID, 'swapper/1', 0),
+        ev(9500, 'local_timer_entry', 'vector=236', comm='<idle>', pid=0),
+        ev(9600, 'local_timer_exit', 'vector=236', comm='<idle>', pid=0),
+    ]
+
+
+def run_log(sc='cfs', rep=1, clock='[x86-tsc] local global', stats=None, trace=None, rc=0,
+            syscalls=(330, 340, 350)):
+    stats = stats if stats is not None else ['entries: 8', 'overrun: 0', 'dropped events: 0']
+    trace = trace if trace is not None else base_trace()
+    out = ['@@ begin %s %d' % (sc, rep),
+           '@@ interrupts before', INTERRUPTS.format(100, 50, 0),
+           '@@ softirqs before', SOFTIRQS.format(7),
+           '@@ interrupts after', INTERRUPTS.format(100, 53, 1),
+           '@@ softirqs after', SOFTIRQS.format(8),
+           '@@ ftq rc=%d' % rc,
+           '# ftq quantum_us=1 samples=4 gap_ns=100 tsc_hz=1000000000',
+           '# run start_tsc=1000 end_tsc=8000 gaps=2 gaps_lost=0',
+           'S 100', 'S 90', 'S 100', 'S 50',
+           'G 2000 3000', 'G 5000 5500',
+           'W 1000', 'W 1200', 'W 1100',
+           'R nvcsw=2 nivcsw=1',
+           '@@ stderr', '@@ sysc'] + ['C %d' % c for c in syscalls] + [
+           '@@ trace_clock', clock,
+           '@@ trace_stats'] + stats + ['@@ trace'] + trace + [
+           '@@ end %s %d rc=%d' % (sc, rep, rc)]
+    return '\n'.join(out) + '\n'
+
+
+def analyse_one(text, sc='cfs'):
+    runs = list(analyze.split_sections_text(text))
+    assert len(runs) == 1
+    return analyze.analyse_run(sc, runs[0][2], 1)
+
+
+def main_on(logs):
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for i, text in enumerate(logs):
+            p = os.path.join(d, 'data%d.log' % i)
+            with open(p, 'w') as f:
+                f.write(text)
+            paths.append(p)
+        buf = io.StringIO()
+        argv = sys.argv
+        sys.argv = ['analyze.py', os.path.join(d, 'out'), '1'] + paths
+        try:
+            with contextlib.redirect_stdout(buf):
+                rc = analyze.main()
+        finally:
+            sys.argv = argv
+        with open(os.path.join(d, 'out', 'results.json')) as f:
+            res = json.load(f)
+    return rc, buf.getvalue(), res
+
+
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+@test
+def gaps_and_events():
+    """a tick inside a gap: upper bound the gap, lower bound the tick"""
+    r = analyse_one(run_log())
+    assert r['ok'], r
+    assert abs(r['kernel_noise_us'] - 1.0) < 1e-9, r['kernel_noise_us']
+    assert abs(r['kernel_noise_lower_us'] - 0.2) < 1e-9, r['kernel_noise_lower_us']
+    assert abs(r['unattributed_us'] - 0.5) < 1e-9, r['unattributed_us']
+    assert abs(r['worst_kernel_us'] - 1.0) < 1e-9
+    assert r['noise_by_source_us'] == {'timer tick': 1.0}, r['noise_by_source_us']
+
+
+@test
+def counts_over_life_and_loop():
+    """interrupts counted over the process's life and inside the loop"""
+    r = analyse_one(run_log())
+    assert r['loc_run'] == 1, r['loc_run']          # the tick at 9500 is after its exit
+    assert r['irq_run'] == 2, r['irq_run']          # the tick and the reschedule IPI
+    assert r['loc_loop'] == 1 and r['irqs_loop'] == {'IPI resched': 1}, r
+    assert r['loc'] == 3 and r['irqs'] == {'RES': 1} and r['softirqs'] == {'TIMER': 1}, r
+    assert r['ctxsw'] == 3 and r['syscall_ns'] == 340 and r['fwq_cycles'] == 1100, r
+
+
+@test
+def wrong_clock_fails():
+    """a trace on another clock is a failed run"""
+    r = analyse_one(run_log(clock='[local] global x86-tsc'))
+    assert not r['ok'] and 'clock' in r['error'], r
+
+
+@test
+def lost_events_fail():
+    """an overrun ring buffer is a failed run"""
+    r = analyse_one(run_log(stats=['entries: 8', 'overrun: 5', 'dropped events: 0']))
+    assert not r['ok'] and 'lost 5 events' in r['error'], r
+
+
+@test
+def lost_events_marker_fails():
+    """a [LOST n EVENTS] line is a failed run"""
+    t = base_trace()
+    t.insert(2, 'CPU:1 [LOST 7 EVENTS]')
+    r = analyse_one(run_log(trace=t))
+    assert not r['ok'] and 'lost 7 events' in r['error'], r
+
+
+@test
+def empty_trace_fails():
+    """an empty trace is a failed run, not zero noise"""
+    r = analyse_one(run_log(trace=[]))
+    assert not r['ok'] and 'no event of the probe' in r['error'], r
+
+
+@test
+def no_switch_onto_probe_fails():
+    """a trace without the switch onto the probe is a failed run"""
+    r = analyse_one(run_log(trace=base_trace()[1:]))
+    assert not r['ok'] and 'context switch onto the probe' in r['error'], r
+
+
+@test
+def launcher_name_and_late_exit():
+    """the switch onto the CPU names the launcher, the exit switch is missing"""
+    t = base_trace()[:5]
+    t[0] = switch(100, 'swapper/1', 0, 'notickctl', PID)
+    r = analyse_one(run_log(trace=t))
+    assert r['ok'], r
+    assert r['loc_run'] == 1 and r['irq_run'] == 2, r
+
+
+@test
+def missing_stats_fails():
+    """a trace without its statistics is a failed run"""
+    r = analyse_one(run_log(stats=[]))
+    assert not r['ok'] and 'statistics' in r['error'], r
+
+
+@test
+def probe_failure_fails():
+    """a probe that exited non-zero is a failed run"""
+    r = analyse_one(run_log(rc=1))
+    assert not r['ok'], r
+
+
+@test
+def main_exit_status():
+    """main() returns 1 and names the failed run; 0 when all are good"""
+    rc, out, res = main_on([run_log(), run_log(rep=2, stats=['overrun: 3'])])
+    assert rc == 1 and 'FAILED: CFS (taskset), run 2: trace lost 3 events' in out, out
+    assert res['scenarios']['cfs']['runs'] == 2 and res['scenarios']['cfs']['good_runs'] == 1
+    rc, out, res = main_on([run_log(), run_log(rep=2)])
+    assert rc == 0 and 'FAILED' not in out, out
+
+
+@test
+def reference_is_the_quietest_tuned_row():
+    """the reference row is the tuned nohz_full= row with the fewest interrupts"""
+    noisy = base_trace()
+    noisy.insert(3, ev(2500, 'local_timer_entry', 'vector=236'))
+    noisy.insert(4, ev(2600, 'local_timer_exit', 'vector=236'))
+    rc, out, res = main_on([run_log('nohz', trace=noisy), run_log('nohz-cfs'),
+                            run_log('notick', syscalls=(900, 900, 900))])
+    assert rc == 0, out
+    assert 'mainline at its best' in out and ': CFS, nohz_full= [m].' in out, out
+    assert 'getppid() ns: 900 against 340' in out, out
+
+
+@test
+def spread_is_kept():
+    """timings keep min / median / max over the runs"""
+    rc, out, res = main_on([run_log(syscalls=(300,)), run_log(rep=2, syscalls=(500,)),
+                            run_log(rep=3, syscalls=(400,))])
+    assert res['scenarios']['cfs']['spread']['syscall_ns'] == [300, 400, 500], res
+
+
+@test
+def icount_rows():
+    """the -icount boots give the exact getppid() ratio, outside the table"""
+    def ic(sc, v):
+        return '@@ begin %s 1\n@@ sysc\nC %s\nC %s\n@@ end %s 1 rc=0\n' % (sc, v, v, sc)
+    rc, out, res = main_on([run_log(), ic('icount', 232.5), ic('mainline-icount', 229.0)])
+    assert rc == 0, out
+    assert '232.5 with the series, 229.0 without: x1.015' in out, out
+    assert res['scenarios']['icount']['syscall_ns'] == 232.5
+    rc, out, res = main_on([run_log(), '@@ begin icount 1\n@@ sysc\n@@ end icount 1 rc=0\n'])
+    assert rc == 1 and 'no getppid() timing' in out, out
+
+
+def main():
+    print('TAP version 13')
+    print('1..%d' % len(TESTS))
+    failed = 0
+    for i, fn in enumerate(TESTS, 1):
+        try:
+            fn()
+            print('ok %d - analyze: %s' % (i, fn.__doc__))
+        except Exception as e:  # noqa: BLE001 -- any failure is a test failure
+            failed += 1
+            print('not ok %d - analyze: %s' % (i, fn.__doc__))
+            for line in repr(e).splitlines()[:5]:
+                print('# ' + line)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
