@@ -107,12 +107,20 @@ rc=$?
 cat "$out/table.txt"
 [ $rc = 0 ] || failures+=("analysis: some runs failed (the FAILED lines above)")
 # Every scenario asked for must be there with every run.
-for sc in ${SCENARIOS//,/ }; do
-	got=$(python3 -c 'import json, sys
-s = json.load(open(sys.argv[1]))["scenarios"].get(sys.argv[2], {})
-print(s.get("runs", 0))' "$out/results.json" "$sc" 2>/dev/null || echo 0)
-	[ "$got" = "$REPEATS" ] || failures+=("scenario $sc: $got of $REPEATS runs in the data")
-done
+while IFS= read -r l; do
+	[ -n "$l" ] && failures+=("$l")
+done < <(python3 - "$out/results.json" "$REPEATS" "$SCENARIOS" <<-'PY' 2>&1
+	import json, sys
+	try:
+	    got = json.load(open(sys.argv[1]))['scenarios']
+	except (OSError, ValueError):
+	    got = {}
+	for sc in sys.argv[3].split(','):
+	    n = got.get(sc, {}).get('runs', 0)
+	    if str(n) != sys.argv[2]:
+	        print('scenario %s: %s of %s runs in the data' % (sc, n, sys.argv[2]))
+	PY
+)
 
 plots=()
 for sc in offsched notick nohz nohz-cfs nohz-throttled fifo cfs mainline-fifo mainline-cfs; do

@@ -219,7 +219,7 @@ def attribute(gaps, ivs, points):
     return kernel, worst, unattributed, per_src, lower
 
 
-def trace_problem(sc, run):
+def trace_problem(sc, run, pid):
     """Why a user-space run's trace cannot be trusted, or None.
 
     A trace on another clock cannot be matched with the probe's TSC
@@ -243,7 +243,6 @@ def trace_problem(sc, run):
         return 'trace lost %d events (ring buffer too small)' % lost
     if not stats:
         return 'no trace statistics'
-    pid = probe_pid(run['trace'])
     if pid is None:
         return 'trace has no event of the probe'
     if not any('sched_switch' in line and re.search(r'next_pid=%d\b' % pid, line)
@@ -277,13 +276,13 @@ def analyse_run(sc, run, cpu):
         res['ok'] = False
         res['error'] = next(k for k in run if k.startswith('unavailable'))
         return res
+    sysc = [float(l[2:]) for l in run.get('sysc', []) if l.startswith('C ')]
+    if sysc:
+        res['syscall_ns'] = statistics.median(sysc)
     if sc.endswith('icount'):
-        sysc = [float(l[2:]) for l in run.get('sysc', []) if l.startswith('C ')]
         if not sysc:
             res['ok'] = False
             res['error'] = 'no getppid() timing'
-        else:
-            res['syscall_ns'] = statistics.median(sysc)
         return res
     irq = diff(parse_table(run.get('interrupts before', []), cpu),
                parse_table(run.get('interrupts after', []), cpu))
@@ -320,22 +319,19 @@ def analyse_run(sc, run, cpu):
         'max': mx, 'min': min(samples),
     }
     res['sorted'] = sorted(samples)
-    sysc = [float(l[2:]) for l in run.get('sysc', []) if l.startswith('C ')]
-    if sysc:
-        res['syscall_ns'] = statistics.median(sysc)
     hz = float(params.get('tsc_hz', 0)) or None
     res['tsc_hz'] = hz
     if fwq:
         res['fwq_cycles'] = statistics.median(fwq)
     if 'nvcsw' in params:
         res['ctxsw'] = int(params['nvcsw']) + int(params['nivcsw'])
-    err = trace_problem(sc, run)
+    pid = probe_pid(run.get('trace', []))
+    err = trace_problem(sc, run, pid)
     if err:
         res['ok'] = False
         res['error'] = err
         return res
     events = parse_trace(run.get('trace', []), cpu)
-    pid = probe_pid(run.get('trace', []))
     if events and 'start_tsc' in params and pid is not None:
         # Counted from the trace, the same way for every user-space
         # scenario: over the whole life of the probe's process on the CPU
@@ -378,6 +374,20 @@ def med(runs, key, sub=None):
     return statistics.median(vals) if vals else None
 
 
+def spread(runs):
+    """Timings carry the host's noise: min / median / max over the runs of
+    each one the runs have."""
+    out = {}
+    for k, get in (('syscall_ns', lambda r: r.get('syscall_ns')),
+                   ('fwq_cycles', lambda r: r.get('fwq_cycles')),
+                   ('ftq_median', lambda r: r.get('ftq', {}).get('median')),
+                   ('noise_fraction', lambda r: r.get('ftq', {}).get('noise_fraction'))):
+        vals = [v for v in map(get, runs) if isinstance(v, (int, float))]
+        if vals:
+            out[k] = [min(vals), statistics.median(vals), max(vals)]
+    return out
+
+
 def best_reference(summary):
     """The quietest tuned mainline row: fewest interrupt entries over the
     process's life, then fewest timer ticks, then the least FTQ noise."""
@@ -406,10 +416,9 @@ def main():
             s['error'] = next((r.get('error') for r in rs if r.get('error')), 'failed')
             summary[sc] = s
             continue
+        s['spread'] = spread(good)
         if sc.endswith('icount'):
-            vals = [r['syscall_ns'] for r in good]
-            s['syscall_ns'] = statistics.median(vals)
-            s['spread'] = {'syscall_ns': [min(vals), statistics.median(vals), max(vals)]}
+            s['syscall_ns'] = med(good, 'syscall_ns')
             summary[sc] = s
             continue
         for k in ('loc', 'loc_run', 'irq_run', 'loc_loop', 'ctxsw', 'kernel_noise_us',
@@ -437,15 +446,6 @@ def main():
         s['kernel_noise_by_source_us'] = {k: statistics.median(v + [0] * (len(good) - len(v)))
                                           for k, v in nsrc.items()}
         s['sorted_first_run'] = good[0]['sorted']
-        # Timings carry the host's noise: keep their spread over the runs.
-        s['spread'] = {}
-        for k, get in (('syscall_ns', lambda r: r.get('syscall_ns')),
-                       ('fwq_cycles', lambda r: r.get('fwq_cycles')),
-                       ('ftq_median', lambda r: r.get('ftq', {}).get('median')),
-                       ('noise_fraction', lambda r: r.get('ftq', {}).get('noise_fraction'))):
-            vals = [v for v in map(get, good) if isinstance(v, (int, float))]
-            if vals:
-                s['spread'][k] = [min(vals), statistics.median(vals), max(vals)]
         summary[sc] = s
     fwqs = [s['fwq_cycles'] for s in summary.values() if s.get('fwq_cycles')]
     best = min(fwqs) if fwqs else None

@@ -83,6 +83,12 @@ def analyse_one(text, sc='cfs'):
     return analyze.analyse_run(sc, runs[0][2], 1)
 
 
+def assert_fails(why, **log):
+    """The run described by run_log(**log) fails, its error saying why."""
+    r = analyse_one(run_log(**log))
+    assert not r['ok'] and why in r.get('error', ''), r
+
+
 def main_on(logs):
     with tempfile.TemporaryDirectory() as d:
         paths = []
@@ -138,15 +144,13 @@ def counts_over_life_and_loop():
 @test
 def wrong_clock_fails():
     """a trace on another clock is a failed run"""
-    r = analyse_one(run_log(clock='[local] global x86-tsc'))
-    assert not r['ok'] and 'clock' in r['error'], r
+    assert_fails('clock', clock='[local] global x86-tsc')
 
 
 @test
 def lost_events_fail():
     """an overrun ring buffer is a failed run"""
-    r = analyse_one(run_log(stats=['entries: 8', 'overrun: 5', 'dropped events: 0']))
-    assert not r['ok'] and 'lost 5 events' in r['error'], r
+    assert_fails('lost 5 events', stats=['entries: 8', 'overrun: 5', 'dropped events: 0'])
 
 
 @test
@@ -154,22 +158,19 @@ def lost_events_marker_fails():
     """a [LOST n EVENTS] line is a failed run"""
     t = base_trace()
     t.insert(2, 'CPU:1 [LOST 7 EVENTS]')
-    r = analyse_one(run_log(trace=t))
-    assert not r['ok'] and 'lost 7 events' in r['error'], r
+    assert_fails('lost 7 events', trace=t)
 
 
 @test
 def empty_trace_fails():
     """an empty trace is a failed run, not zero noise"""
-    r = analyse_one(run_log(trace=[]))
-    assert not r['ok'] and 'no event of the probe' in r['error'], r
+    assert_fails('no event of the probe', trace=[])
 
 
 @test
 def no_switch_onto_probe_fails():
     """a trace without the switch onto the probe is a failed run"""
-    r = analyse_one(run_log(trace=base_trace()[1:]))
-    assert not r['ok'] and 'context switch onto the probe' in r['error'], r
+    assert_fails('context switch onto the probe', trace=base_trace()[1:])
 
 
 @test
@@ -185,8 +186,7 @@ def launcher_name_and_late_exit():
 @test
 def missing_stats_fails():
     """a trace without its statistics is a failed run"""
-    r = analyse_one(run_log(stats=[]))
-    assert not r['ok'] and 'statistics' in r['error'], r
+    assert_fails('statistics', stats=[])
 
 
 @test

@@ -151,14 +151,14 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 			case $sc in
 			cfs|mainline-cfs) run_user "$sc" taskset -c "$cpu" ;;
 			fifo|mainline-fifo) run_user "$sc" taskset -c "$cpu" chrt -f 99 ;;
-			nohz|nohz-throttled)
+			nohz)
 				# RT throttling off, as any tuner of a FIFO thread sets
-				# it; the throttled row keeps the default, labelled so.
-				rt=-1
-				[ "$sc" = nohz-throttled ] && rt=950000
-				echo $rt > /proc/sys/kernel/sched_rt_runtime_us
+				# it; nohz-throttled keeps the default, labelled so.
+				rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+				echo -1 > /proc/sys/kernel/sched_rt_runtime_us
 				run_user "$sc" taskset -c "$cpu" chrt -f 99
-				echo 950000 > /proc/sys/kernel/sched_rt_runtime_us ;;
+				echo "$rt" > /proc/sys/kernel/sched_rt_runtime_us ;;
+			nohz-throttled) run_user "$sc" taskset -c "$cpu" chrt -f 99 ;;
 			nohz-cfs) run_user "$sc" taskset -c "$cpu" ;;
 			notick) run_user notick notickctl --cpu "$cpu" -- ;;
 			icount|mainline-icount)
