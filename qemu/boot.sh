@@ -42,10 +42,21 @@ initrd=$BUILD/initramfs-$flavour/initramfs.cpio.gz
 [ -f "$kernel" ] || die "no kernel $kernel (make kernel first)"
 [ -f "$initrd" ] || die "no initramfs $initrd"
 
+# QEMU 7.2's multi-threaded TCG can go on running its old translation of
+# kernel text that another vCPU has just patched: a kernel built with
+# JUMP_LABEL=y, mainline 6.1 included, takes an int3 oops at its first
+# run-time static key change (text_poke_bp()), such as enabling a trace
+# event while another CPU runs. Such a kernel runs with one TCG thread for
+# all vCPUs, which serializes translation and patching (slower when both
+# CPUs are busy).
+accel=tcg
+grep -qs '^CONFIG_JUMP_LABEL=y' "${kernel%/arch/x86/boot/bzImage}/.config" &&
+	accel=tcg,thread=single
+
 # tsc=reliable is a clock setting, not an isolation one: under TCG the guest
 # would otherwise call its TSC unstable and fall back to the HPET.
 append="console=ttyS0 panic=-1 oops=panic softlockup_panic=0 tsc=reliable $*"
-qemu=(qemu-system-x86_64 -machine pc -accel tcg -cpu "$cpu" -smp "$cpus" -m 1024
+qemu=(qemu-system-x86_64 -machine pc -accel "$accel" -cpu "$cpu" -smp "$cpus" -m 1024
       -kernel "$kernel" -initrd "$initrd" -no-reboot -nodefaults "${icount[@]}")
 
 if [ -z "$suite" ]; then

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Host tests of qemu/boot.sh and tests/harness.sh under signals (TAP).
+# Host tests of qemu/boot.sh and tests/harness.sh under signals, and of
+# boot.sh's TCG mode (TAP).
 # A tiny multiboot image that spins at its entry point stands in for the
 # kernel, so no kernel build is needed (QEMU's multiboot loader reads a
 # space in -initrd as module arguments: the build directory has none, the
@@ -45,7 +46,7 @@ fake_build() {
 }
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..10"
 if ! command -v qemu-system-x86_64 > /dev/null; then
 	echo "Bail out! qemu-system-x86_64 not installed (qemu/deps.sh installs it)"
 	exit 1
@@ -117,4 +118,24 @@ else
 	notok "Ctrl-C on the harness: it exits and boots no further suite"
 	notok "Ctrl-C on the harness: non-zero exit status"
 fi
+# 5. The TCG mode follows the kernel's JUMP_LABEL: multi-threaded without,
+# one thread for every vCPU with it (qemu/boot.sh says why).
+for jl in n y; do
+	b=$tmp/jump-$jl
+	fake_build "$b"
+	[ $jl = y ] && echo CONFIG_JUMP_LABEL=y > "$b/obj-test/.config"
+	BUILD=$b "$TOP/qemu/boot.sh" -s smoke -o "$b/out dir" -t 5 > "$tmp/jump-$jl.log" 2>&1 &
+	job=$!
+	cmd=
+	wait_qemu "$b" 20 && cmd=$(ps -o args= -p "$(qemus "$b" | head -n 1)")
+	kill -TERM "$job" 2> /dev/null
+	wait "$job" 2> /dev/null
+	if [ $jl = y ]; then
+		check "JUMP_LABEL=y kernel: QEMU runs with -accel tcg,thread=single" \
+			'[[ $cmd = *"-accel tcg,thread=single "* ]]'
+	else
+		check "kernel without JUMP_LABEL: QEMU runs with -accel tcg (multi-threaded)" \
+			'[[ $cmd = *"-accel tcg "* ]]'
+	fi
+done
 [ $failed = 0 ]
