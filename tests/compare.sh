@@ -21,27 +21,31 @@
 #   icount, mainline-icount   getppid() on one CPU under QEMU's -icount, on
 #             each kernel (boots 4, 5): the same price counted in guest
 #             instructions, free of the host's noise
+#   icount-jump, mainline-icount-jump   the same on both kernels built with
+#             JUMP_LABEL=y, as distributions build them (boots 6, 7)
 # Both kernels are built with the compare configuration (debugging off).
 # Every user-space scenario also times getppid() (ftq --syscalls) after the probe.
 # Options (make variables or environment):
 #   DURATION=10 (s)  QUANTUM=1000 (us)  REPEATS=3  CPUS=2  CPU=1  GAP=2000 (ns)
 #   SCENARIOS=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,
-#                    mainline-cfs,icount,mainline-icount
+#                    mainline-cfs,icount,mainline-icount,icount-jump,
+#                    mainline-icount-jump
 # Output: a table, build/compare/results.json, build/compare/ftq.png.
 set -uo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 
 DURATION=${DURATION:-10} QUANTUM=${QUANTUM:-1000} REPEATS=${REPEATS:-3}
 CPUS=${CPUS:-2} CPU=${CPU:-1} GAP=${GAP:-2000}
-SCENARIOS=${SCENARIOS:-cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount}
+SCENARIOS=${SCENARIOS:-cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,icount-jump,mainline-icount-jump}
 for v in DURATION QUANTUM REPEATS CPUS CPU GAP; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a number (got '${!v}')"
 done
 [ "$CPU" -ge 1 ] && [ "$CPU" -lt "$CPUS" ] || die "CPU must be between 1 and CPUS-1"
 for s in ${SCENARIOS//,/ }; do
 	case $s in
-	cfs|fifo|nohz|nohz-cfs|nohz-throttled|notick|offsched|mainline-cfs|mainline-fifo|icount|mainline-icount) ;;
-	*) die "unknown scenario '$s' (cfs fifo nohz nohz-cfs nohz-throttled notick offsched mainline-cfs mainline-fifo icount mainline-icount)" ;;
+	cfs|fifo|nohz|nohz-cfs|nohz-throttled|notick|offsched|mainline-cfs|mainline-fifo) ;;
+	icount|mainline-icount|icount-jump|mainline-icount-jump) ;;
+	*) die "unknown scenario '$s' (cfs fifo nohz nohz-cfs nohz-throttled notick offsched mainline-cfs mainline-fifo icount mainline-icount icount-jump mainline-icount-jump)" ;;
 	esac
 done
 
@@ -56,7 +60,7 @@ say "compare-test on $kver and $mver (the same tree without the series): $SCENAR
 # with progress lines shown as the guest prints them.
 boot() {
 	local name=$1 kobj=$2 sc=$3 extra=$4 n limit pid cpus=$CPUS icount=
-	[[ $sc = *icount ]] && cpus=1 icount=-I
+	[[ $sc = *icount* ]] && cpus=1 icount=-I
 	n=$(tr ',' '\n' <<< "$sc" | grep -c .)
 	limit=$(( n * REPEATS * (DURATION + 30) + 120 ))
 	say "boot $name ($kobj kernel): $sc ${extra:+($extra)}"
@@ -100,6 +104,9 @@ nohz=$(pick '^nohz')
 [ -n "$mainline" ] && boot mainline compare-mainline "$mainline" ""
 [ -n "$(pick '^icount$')" ] && boot icount compare icount ""
 [ -n "$(pick '^mainline-icount$')" ] && boot mainline-icount compare-mainline mainline-icount ""
+[ -n "$(pick '^icount-jump$')" ] && boot icount-jump compare-jump icount-jump ""
+[ -n "$(pick '^mainline-icount-jump$')" ] &&
+	boot mainline-icount-jump compare-mainline-jump mainline-icount-jump ""
 
 say "analysing"
 python3 "$TOP/tests/compare/analyze.py" "$out" "$CPU" "$out"/*/data.log > "$out/table.txt"

@@ -29,7 +29,8 @@ VECTOR_NAMES = {
     'x86_platform_ipi': 'platform IPI', 'deferred_error_apic': 'MCE',
 }
 ORDER = ['offsched', 'notick', 'nohz', 'nohz-cfs', 'nohz-throttled', 'fifo', 'cfs',
-         'mainline-fifo', 'mainline-cfs', 'icount', 'mainline-icount']
+         'mainline-fifo', 'mainline-cfs', 'icount', 'mainline-icount', 'icount-jump',
+         'mainline-icount-jump']
 # The rows of mainline at its best (tuned nohz_full=): the reference.
 REFERENCE = ['nohz', 'nohz-cfs']
 LABEL = {
@@ -39,7 +40,14 @@ LABEL = {
     'offsched': 'OFFSCHED ftq', 'mainline-cfs': 'CFS (taskset) [m]',
     'mainline-fifo': 'FIFO (chrt -f 99) [m]',
     'icount': 'getppid, -icount', 'mainline-icount': 'getppid, -icount [m]',
+    'icount-jump': 'getppid, -icount, JUMP_LABEL=y',
+    'mainline-icount-jump': 'getppid, -icount, JUMP_LABEL=y [m]',
 }
+
+
+def is_icount(sc):
+    """a scenario that only times getppid() under QEMU's -icount"""
+    return 'icount' in sc
 
 
 def parse_table(lines, cpu):
@@ -279,7 +287,8 @@ def analyse_run(sc, run, cpu):
     sysc = [float(l[2:]) for l in run.get('sysc', []) if l.startswith('C ')]
     if sysc:
         res['syscall_ns'] = statistics.median(sysc)
-    if sc.endswith('icount'):
+        res['syscall_batches_ns'] = sysc
+    if is_icount(sc):
         if not sysc:
             res['ok'] = False
             res['error'] = 'no getppid() timing'
@@ -385,6 +394,11 @@ def spread(runs):
         vals = [v for v in map(get, runs) if isinstance(v, (int, float))]
         if vals:
             out[k] = [min(vals), statistics.median(vals), max(vals)]
+    # Every batch of getppid() calls of every run: enough samples to
+    # state a spread even with few runs.
+    vals = [v for r in runs for v in r.get('syscall_batches_ns', [])]
+    if vals:
+        out['syscall_ns_batches'] = [min(vals), statistics.median(vals), max(vals)]
     return out
 
 
@@ -417,7 +431,7 @@ def main():
             summary[sc] = s
             continue
         s['spread'] = spread(good)
-        if sc.endswith('icount'):
+        if is_icount(sc):
             s['syscall_ns'] = med(good, 'syscall_ns')
             summary[sc] = s
             continue
@@ -477,7 +491,7 @@ def main():
     rows = []
     for sc in order:
         s = summary[sc]
-        if sc.endswith('icount') and 'error' not in s:
+        if is_icount(sc) and 'error' not in s:
             continue
         if 'error' in s:
             rows.append((LABEL.get(sc, sc), '0/%d' % s['runs'], 'failed: ' + str(s['error'])))
@@ -510,11 +524,13 @@ def main():
     if ours and ref:
         print('syscall ns: median getppid() time; on CFS, with the series / without: %.3f.'
               % (ours / ref))
-    ic, mic = summary.get('icount', {}), summary.get('mainline-icount', {})
-    if ic.get('syscall_ns') and mic.get('syscall_ns'):
-        print('getppid() on one CPU under QEMU -icount (1 guest instruction = 1 virtual ns, no host'
-              ' noise): %.1f with the series, %.1f without: x%.3f.'
-              % (ic['syscall_ns'], mic['syscall_ns'], ic['syscall_ns'] / mic['syscall_ns']))
+    for sfx, how in (('', ''), ('-jump', ', both built with JUMP_LABEL=y')):
+        ic = summary.get('icount' + sfx, {})
+        mic = summary.get('mainline-icount' + sfx, {})
+        if ic.get('syscall_ns') and mic.get('syscall_ns'):
+            print('getppid() on one CPU under QEMU -icount (1 guest instruction = 1 virtual ns, no host'
+                  ' noise)%s: %.1f with the series, %.1f without: x%.3f.'
+                  % (how, ic['syscall_ns'], mic['syscall_ns'], ic['syscall_ns'] / mic['syscall_ns']))
     if 'offsched' in summary and 'error' not in summary['offsched']:
         print('OFFSCHED: the CPU is offline with interrupts off for the loop (nothing to trace);')
         print('  /proc/interrupts over start..stop, offline and online included: LOC %s.'
@@ -533,7 +549,8 @@ def main():
                     print('  SCHED_NOTICK %s: %s against %s (median of runs).'
                           % (what, fmt(n[k]), fmt(r[k])))
     print()
-    print('Spread over the runs, min / median / max:')
+    print('Spread over the runs, min / median / max (syscall_ns_batches: over every batch of'
+          ' getppid() calls of every run):')
     for sc in order:
         sp = summary[sc].get('spread')
         if sp:

@@ -225,6 +225,12 @@ def spread_is_kept():
     rc, out, res = main_on([run_log(syscalls=(300,)), run_log(rep=2, syscalls=(500,)),
                             run_log(rep=3, syscalls=(400,))])
     assert res['scenarios']['cfs']['spread']['syscall_ns'] == [300, 400, 500], res
+    # and over every batch of every run
+    rc, out, res = main_on([run_log(syscalls=(300, 310, 320)),
+                            run_log(rep=2, syscalls=(200, 900, 330))])
+    assert res['scenarios']['cfs']['spread']['syscall_ns'] == [310, 320, 330], res
+    assert res['scenarios']['cfs']['spread']['syscall_ns_batches'] == [200, 315, 900], res
+    assert 'syscall_ns_batches 200 / 315 / 900' in out, out
 
 
 @test
@@ -238,6 +244,10 @@ def icount_rows():
     assert res['scenarios']['icount']['syscall_ns'] == 232.5
     rc, out, res = main_on([run_log(), '@@ begin icount 1\n@@ sysc\n@@ end icount 1 rc=0\n'])
     assert rc == 1 and 'no getppid() timing' in out, out
+    rc, out, res = main_on([run_log(), ic('icount-jump', 229.0), ic('mainline-icount-jump', 229.0)])
+    assert rc == 0, out
+    assert 'JUMP_LABEL=y: 229.0 with the series, 229.0 without: x1.000' in out, out
+    assert 'getppid, -icount, JUMP_LABEL=y' not in out.split('\n\n')[0], out
 
 
 def main():

@@ -161,7 +161,7 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 			nohz-throttled) run_user "$sc" taskset -c "$cpu" chrt -f 99 ;;
 			nohz-cfs) run_user "$sc" taskset -c "$cpu" ;;
 			notick) run_user notick notickctl --cpu "$cpu" -- ;;
-			icount|mainline-icount)
+			icount|mainline-icount|icount-jump|mainline-icount-jump)
 				# One CPU under QEMU's -icount: only the exact
 				# price of getppid(), in guest instructions.
 				echo "@@ sysc"
