@@ -36,17 +36,15 @@ set -uo pipefail
 
 DURATION=${DURATION:-10} QUANTUM=${QUANTUM:-1000} REPEATS=${REPEATS:-3}
 CPUS=${CPUS:-2} CPU=${CPU:-1} GAP=${GAP:-2000}
-SCENARIOS=${SCENARIOS:-cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,icount-jump,mainline-icount-jump}
+DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,icount-jump,mainline-icount-jump
+SCENARIOS=${SCENARIOS:-$DEFAULT}
 for v in DURATION QUANTUM REPEATS CPUS CPU GAP; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a number (got '${!v}')"
 done
 [ "$CPU" -ge 1 ] && [ "$CPU" -lt "$CPUS" ] || die "CPU must be between 1 and CPUS-1"
+known=",$DEFAULT,mainline-fifo,"
 for s in ${SCENARIOS//,/ }; do
-	case $s in
-	cfs|fifo|nohz|nohz-cfs|nohz-throttled|notick|offsched|mainline-cfs|mainline-fifo) ;;
-	icount|mainline-icount|icount-jump|mainline-icount-jump) ;;
-	*) die "unknown scenario '$s' (cfs fifo nohz nohz-cfs nohz-throttled notick offsched mainline-cfs mainline-fifo icount mainline-icount icount-jump mainline-icount-jump)" ;;
-	esac
+	[[ $known = *",$s,"* ]] || die "unknown scenario '$s' (${known//,/ })"
 done
 
 out=$BUILD/compare
@@ -102,11 +100,12 @@ nohz=$(pick '^nohz')
 [ -n "$nohz" ] && boot nohz_full compare-mainline "$nohz" \
 	"nohz_full=$CPU rcu_nocbs=$CPU isolcpus=managed_irq,domain,$CPU irqaffinity=0 nosoftlockup"
 [ -n "$mainline" ] && boot mainline compare-mainline "$mainline" ""
-[ -n "$(pick '^icount$')" ] && boot icount compare icount ""
-[ -n "$(pick '^mainline-icount$')" ] && boot mainline-icount compare-mainline mainline-icount ""
-[ -n "$(pick '^icount-jump$')" ] && boot icount-jump compare-jump icount-jump ""
-[ -n "$(pick '^mainline-icount-jump$')" ] &&
-	boot mainline-icount-jump compare-mainline-jump mainline-icount-jump ""
+# The -icount scenarios, one boot each: SCENARIO:KERNEL
+for ic in icount:compare mainline-icount:compare-mainline icount-jump:compare-jump \
+	  mainline-icount-jump:compare-mainline-jump; do
+	sc=${ic%%:*}
+	[ -n "$(pick "^$sc\$")" ] && boot "$sc" "${ic#*:}" "$sc" ""
+done
 
 say "analysing"
 python3 "$TOP/tests/compare/analyze.py" "$out" "$CPU" "$out"/*/data.log > "$out/table.txt"
