@@ -12,6 +12,8 @@
 #     -C MODEL     QEMU CPU model and flags (default max)
 #     -k KERNEL    boot build/obj-KERNEL's bzImage instead of the flavour's
 #                  (e.g. compare-mainline, the tree without the series)
+#     -g SOCKET    a gdb stub on the Unix socket SOCKET (compare-test's
+#                  steps scenarios single-step the guest through it)
 #     -I           deterministic timing: QEMU's -icount shift=0,sleep=off
 #                  (one guest instruction = one virtual ns; QEMU 7.2 brings
 #                  up only one CPU that way, so use it with -c 1)
@@ -20,8 +22,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-flavour=test suite= outdir= limit=300 cpus=2 kobj= cpu=max icount=()
-while getopts "f:s:o:t:c:C:k:I" opt; do
+flavour=test suite= outdir= limit=300 cpus=2 kobj= cpu=max icount=() gdb=()
+while getopts "f:s:o:t:c:C:k:g:I" opt; do
 	case $opt in
 	f) flavour=$OPTARG ;;
 	s) suite=$OPTARG ;;
@@ -30,6 +32,7 @@ while getopts "f:s:o:t:c:C:k:I" opt; do
 	c) cpus=$OPTARG ;;
 	C) cpu=$OPTARG ;;
 	k) kobj=$OPTARG ;;
+	g) gdb=(-gdb "unix:$OPTARG,server=on,wait=off") ;;
 	I) icount=(-icount shift=0,sleep=off) ;;
 	*) exit 2 ;;
 	esac
@@ -57,7 +60,7 @@ grep -qs '^CONFIG_JUMP_LABEL=y' "${kernel%/arch/x86/boot/bzImage}/.config" &&
 # would otherwise call its TSC unstable and fall back to the HPET.
 append="console=ttyS0 panic=-1 oops=panic softlockup_panic=0 tsc=reliable $*"
 qemu=(qemu-system-x86_64 -machine pc -accel "$accel" -cpu "$cpu" -smp "$cpus" -m 1024
-      -kernel "$kernel" -initrd "$initrd" -no-reboot -nodefaults "${icount[@]}")
+      -kernel "$kernel" -initrd "$initrd" -no-reboot -nodefaults "${icount[@]}" "${gdb[@]}")
 
 if [ -z "$suite" ]; then
 	append="$append notick.suite=shell"

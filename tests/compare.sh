@@ -23,20 +23,27 @@
 #             instructions, free of the host's noise
 #   icount-jump, mainline-icount-jump   the same on both kernels built with
 #             JUMP_LABEL=y, as distributions build them (boots 6, 7)
+#   steps-notick, steps-nohz, steps-nohz-cfs, steps-cfs, steps-mainline-cfs
+#             getppid() on CPU, launched as notick, nohz, nohz-cfs, cfs and
+#             mainline-cfs, in their boots: the host single-steps a few
+#             calls through QEMU's gdb stub (tests/compare/steps.py) and
+#             counts their kernel instructions, exactly, on the measured
+#             CPU of the two-CPU guest
 # Both kernels are built with the compare configuration (debugging off).
 # Every user-space scenario also times getppid() (ftq --syscalls) after the probe.
 # Options (make variables or environment):
 #   DURATION=10 (s)  QUANTUM=1000 (us)  REPEATS=3  CPUS=2  CPU=1  GAP=2000 (ns)
 #   SCENARIOS=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,
 #                    mainline-cfs,icount,mainline-icount,icount-jump,
-#                    mainline-icount-jump
+#                    mainline-icount-jump,steps-notick,steps-nohz,
+#                    steps-nohz-cfs,steps-cfs,steps-mainline-cfs
 # Output: a table, build/compare/results.json, build/compare/ftq.png.
 set -uo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 
 DURATION=${DURATION:-10} QUANTUM=${QUANTUM:-1000} REPEATS=${REPEATS:-3}
 CPUS=${CPUS:-2} CPU=${CPU:-1} GAP=${GAP:-2000}
-DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,icount-jump,mainline-icount-jump
+DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,icount-jump,mainline-icount-jump,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs
 SCENARIOS=${SCENARIOS:-$DEFAULT}
 for v in DURATION QUANTUM REPEATS CPUS CPU GAP; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a number (got '${!v}')"
@@ -57,19 +64,24 @@ say "compare-test on $kver and $mver (the same tree without the series): $SCENAR
 # boot NAME KERNEL SCENARIOS EXTRA-ARGS: one guest running some scenarios,
 # with progress lines shown as the guest prints them.
 boot() {
-	local name=$1 kobj=$2 sc=$3 extra=$4 n limit pid cpus=$CPUS icount=
-	[[ $sc = *icount* ]] && cpus=1 icount=-I
+	local name=$1 kobj=$2 sc=$3 extra=$4 n limit pid cpus=$CPUS opt=()
+	[[ $sc = *icount* ]] && cpus=1 opt=(-I)
+	# steps scenarios: a gdb stub, and 5 minutes for each count (ftq
+	# --steps gives up after that)
+	[[ $sc = *steps-* ]] && opt=(-g "$out/$name/gdb.sock")
 	n=$(tr ',' '\n' <<< "$sc" | grep -c .)
 	limit=$(( n * REPEATS * (DURATION + 30) + 120 ))
+	[[ $sc = *steps-* ]] && limit=$((limit + $(tr ',' '\n' <<< "$sc" | grep -c '^steps-') * REPEATS * 300))
 	say "boot $name ($kobj kernel): $sc ${extra:+($extra)}"
-	"$TOP/qemu/boot.sh" -f compare -k "$kobj" -s compare -o "$out/$name" -t "$limit" -c "$cpus" $icount -- \
+	"$TOP/qemu/boot.sh" -f compare -k "$kobj" -s compare -o "$out/$name" -t "$limit" -c "$cpus" "${opt[@]}" -- \
 		"compare.scenarios=$sc compare.repeats=$REPEATS compare.duration=$DURATION" \
 		"compare.quantum=$QUANTUM compare.cpu=$CPU compare.gap=$GAP $extra" &
 	pid=$!
-	local shown=0
+	local shown=0 stepped=0
 	while kill -0 $pid 2>/dev/null; do
 		sleep 2
 		shown=$(progress "$out/$name/ktap.log" "$shown")
+		stepped=$(steps "$out/$name" "$kobj" "$stepped")
 	done
 	wait $pid
 	local rc=$?
@@ -92,11 +104,31 @@ progress() {	# progress FILE LINES-ALREADY-SHOWN -> prints new lines, echoes cou
 	echo "$total"
 }
 
+# steps DIR KERNEL DONE: count, with gdb, the calls of each "steps ready"
+# line of the guest after the first DONE; echoes how many it has seen.
+# A count that fails is written as such for the analysis (steps.py).
+steps() {
+	local dir=$1 kobj=$2 done=$3 n=0 sc rep cpu flag
+	while read -r _ _ _ _ sc rep cpu flag; do
+		n=$((n + 1))
+		[ "$n" -le "$done" ] && continue
+		echo "==>   counting the instructions of getppid() ($sc, run $rep) with gdb" >&2
+		SECONDS=0
+		STEPS_SOCKET=$dir/gdb.sock STEPS_CPU=${cpu#cpu=} STEPS_FLAG=${flag#flag=} \
+		STEPS_OUT=$dir/steps-$sc-$rep.txt timeout 300 \
+			gdb -q -nx -batch -x "$TOP/tests/compare/steps.py" "$BUILD/obj-$kobj/vmlinux" \
+			> "$dir/steps-$sc-$rep.gdb.log" 2>&1 ||
+			echo "==>   gdb failed: ${dir#"$TOP"/}/steps-$sc-$rep.gdb.log" >&2
+		echo "==>   counted in $SECONDS s" >&2
+	done < <(tr -d '\r' < "$dir/ktap.log" 2>/dev/null | grep '^# compare: steps ready ')
+	echo $((n > done ? n : done))
+}
+
 pick() { tr ',' '\n' <<< "$SCENARIOS" | grep -E "$1" | paste -sd,; }
-ours=$(pick '^(cfs|fifo|notick|offsched)$')
-mainline=$(pick '^mainline-(cfs|fifo)$')
+ours=$(pick '^(cfs|fifo|notick|offsched|steps-notick|steps-cfs)$')
+mainline=$(pick '^(mainline-(cfs|fifo)|steps-mainline-cfs)$')
 [ -n "$ours" ] && boot plain compare "$ours" ""
-nohz=$(pick '^nohz')
+nohz=$(pick '^(steps-)?nohz')
 [ -n "$nohz" ] && boot nohz_full compare-mainline "$nohz" \
 	"nohz_full=$CPU rcu_nocbs=$CPU isolcpus=managed_irq,domain,$CPU irqaffinity=0 nosoftlockup"
 [ -n "$mainline" ] && boot mainline compare-mainline "$mainline" ""

@@ -30,7 +30,8 @@ VECTOR_NAMES = {
 }
 ORDER = ['offsched', 'notick', 'nohz', 'nohz-cfs', 'nohz-throttled', 'fifo', 'cfs',
          'mainline-fifo', 'mainline-cfs', 'icount', 'mainline-icount', 'icount-jump',
-         'mainline-icount-jump']
+         'mainline-icount-jump', 'steps-notick', 'steps-nohz', 'steps-nohz-cfs', 'steps-cfs',
+         'steps-mainline-cfs']
 # The rows of mainline at its best (tuned nohz_full=): the reference.
 REFERENCE = ['nohz', 'nohz-cfs']
 LABEL = {
@@ -42,12 +43,50 @@ LABEL = {
     'icount': 'getppid, -icount', 'mainline-icount': 'getppid, -icount [m]',
     'icount-jump': 'getppid, -icount, JUMP_LABEL=y',
     'mainline-icount-jump': 'getppid, -icount, JUMP_LABEL=y [m]',
+    'steps-notick': 'getppid steps, SCHED_NOTICK',
+    'steps-nohz': 'getppid steps, FIFO, nohz_full= [m]',
+    'steps-nohz-cfs': 'getppid steps, CFS, nohz_full= [m]',
+    'steps-cfs': 'getppid steps, CFS', 'steps-mainline-cfs': 'getppid steps, CFS [m]',
 }
+NR_GETPPID = 110
 
 
 def is_icount(sc):
     """a scenario that only times getppid() under QEMU's -icount"""
     return 'icount' in sc
+
+
+def is_steps(sc):
+    """a scenario whose getppid() calls the host single-steps (steps.py)"""
+    return sc.startswith('steps-')
+
+
+def analyse_steps(sc, run, lines):
+    """A steps run: the guest's loop, and the host's count of some of its
+    calls (steps.py's output, None if the host never counted)."""
+    res = {'scenario': sc, 'ok': run.get('rc') == '0', 'rc': run.get('rc')}
+    calls, by_fn, err = [], {}, None
+    for line in lines or []:
+        f = line.split()
+        if f[:1] == ['call'] and len(f) == 6:
+            calls.append((int(f[3]), int(f[5])))
+        elif f[:1] == ['fn'] and len(f) == 3:
+            by_fn[f[1]] = int(f[2])
+        elif f[:1] == ['error']:
+            err = line.split(None, 1)[1].strip() if len(f) > 1 else 'unknown'
+    if lines is None:
+        err = 'the host never counted (no steps file)'
+    elif not err and not calls:
+        err = 'no call counted'
+    elif not err and any(nr != NR_GETPPID for _, nr in calls):
+        err = 'a counted call was not getppid() (%s)' % ', '.join(str(nr) for _, nr in calls)
+    if err:
+        res['ok'] = False
+        res['error'] = 'single-stepping: ' + err
+        return res
+    res['steps'] = [n for n, _ in calls]
+    res['steps_by_fn'] = by_fn
+    return res
 
 
 def parse_table(lines, cpu):
@@ -414,6 +453,32 @@ def best_reference(summary):
         for k in ('irq_run', 'loc_run', 'ftq_noise_fraction')))
 
 
+def steps_lines(summary, cpu):
+    """The steps scenarios' counts, and where SCHED_NOTICK's differs from
+    the reference's (the fewer instructions of the two nohz_full= rows)."""
+    got = {sc: summary[sc]['steps'] for sc in ORDER
+           if is_steps(sc) and summary.get(sc, {}).get('steps') is not None}
+    if not got:
+        return
+    print('getppid() on CPU %d, kernel instructions from entry_SYSCALL_64 to the return to user'
+          ' space (single-stepped through QEMU\'s gdb stub, median of every call counted): %s.'
+          % (cpu, ', '.join('%s %.0f' % (LABEL[sc][len('getppid steps, '):], n)
+                            for sc, n in got.items())))
+    if 'steps-cfs' in got and 'steps-mainline-cfs' in got:
+        print('  CFS, the series unused / mainline: x%.3f.'
+              % (got['steps-cfs'] / got['steps-mainline-cfs']))
+    refs = [sc for sc in ('steps-nohz', 'steps-nohz-cfs') if sc in got]
+    if 'steps-notick' not in got or not refs:
+        return
+    ref = min(refs, key=lambda sc: got[sc])
+    a, b = summary['steps-notick']['steps_by_fn'], summary[ref]['steps_by_fn']
+    print('  SCHED_NOTICK / %s: x%.3f; by function where they differ (SCHED_NOTICK/reference): %s.'
+          % (LABEL[ref][len('getppid steps, '):], got['steps-notick'] / got[ref],
+             ', '.join('%s %d/%d' % (fn, a.get(fn, 0), b.get(fn, 0))
+                       for fn in sorted(set(a) | set(b)) if a.get(fn, 0) != b.get(fn, 0))
+             or 'none'))
+
+
 def main():
     outdir, cpu, logs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     runs = {}
@@ -421,6 +486,11 @@ def main():
         if not os.path.exists(path):
             continue
         for sc, rep, run in split_sections(path):
+            if is_steps(sc):
+                f = os.path.join(os.path.dirname(path), 'steps-%s-%d.txt' % (sc, rep))
+                lines = open(f, errors='replace').read().splitlines() if os.path.exists(f) else None
+                runs.setdefault(sc, []).append(analyse_steps(sc, run, lines))
+                continue
             runs.setdefault(sc, []).append(analyse_run(sc, run, cpu))
     summary = {}
     for sc, rs in runs.items():
@@ -428,6 +498,13 @@ def main():
         s = {'runs': len(rs), 'good_runs': len(good)}
         if not good:
             s['error'] = next((r.get('error') for r in rs if r.get('error')), 'failed')
+            summary[sc] = s
+            continue
+        if is_steps(sc):
+            every = [n for r in good for n in r['steps']]
+            s['steps'] = statistics.median(every)
+            s['spread'] = {'steps': [min(every), statistics.median(every), max(every)]}
+            s['steps_by_fn'] = good[0]['steps_by_fn']
             summary[sc] = s
             continue
         s['spread'] = spread(good)
@@ -491,7 +568,7 @@ def main():
     rows = []
     for sc in order:
         s = summary[sc]
-        if is_icount(sc) and 'error' not in s:
+        if (is_icount(sc) or is_steps(sc)) and 'error' not in s:
             continue
         if 'error' in s:
             rows.append((LABEL.get(sc, sc), '0/%d' % s['runs'], 'failed: ' + str(s['error'])))
@@ -506,19 +583,20 @@ def main():
                      fmt(nf - floor if nf is not None and floor is not None else None, '%+.3f'),
                      fmt(s['ftq_median']), fmt(s['ftq_p1']), fmt(s.get('fwq_relative'), '%.3f'),
                      fmt(s.get('syscall_ns'))))
-    widths = [max(len(str(r[i])) for r in rows + [hdr] if len(r) > 3 or i < 2) for i in range(len(hdr))]
-    print('  '.join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(hdr, widths))))
-    for r in rows:
-        if len(r) == 3:
-            print('  '.join([r[0].ljust(widths[0]), r[1].rjust(widths[1]), r[2]]))
-        else:
-            print('  '.join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
-    print()
-    print('LOC run: local timer interrupts on CPU %d while the probe\'s process lived there (launcher to exit);' % cpu)
-    print('IRQ run: every interrupt entry on CPU %d (timer, IPIs, irq_work, device) over that same life;' % cpu)
-    print('LOC loop, IRQ, softirq: entries inside the FTQ loop (both from the trace).')
-    print('kern us: loop gaps that contain a kernel event, whole (upper bound); kern lo us: the')
-    print('  time the events themselves spent inside those gaps (lower bound).')
+    if rows:
+        widths = [max(len(str(r[i])) for r in rows + [hdr] if len(r) > 3 or i < 2) for i in range(len(hdr))]
+        print('  '.join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(hdr, widths))))
+        for r in rows:
+            if len(r) == 3:
+                print('  '.join([r[0].ljust(widths[0]), r[1].rjust(widths[1]), r[2]]))
+            else:
+                print('  '.join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
+        print()
+        print('LOC run: local timer interrupts on CPU %d while the probe\'s process lived there (launcher to exit);' % cpu)
+        print('IRQ run: every interrupt entry on CPU %d (timer, IPIs, irq_work, device) over that same life;' % cpu)
+        print('LOC loop, IRQ, softirq: entries inside the FTQ loop (both from the trace).')
+        print('kern us: loop gaps that contain a kernel event, whole (upper bound); kern lo us: the')
+        print('  time the events themselves spent inside those gaps (lower bound).')
     print('[m]: mainline, the same kernel tree and configuration without the series.')
     ours, ref = summary.get('cfs', {}).get('syscall_ns'), summary.get('mainline-cfs', {}).get('syscall_ns')
     if ours and ref:
@@ -531,6 +609,7 @@ def main():
             print('getppid() on one CPU under QEMU -icount (1 guest instruction = 1 virtual ns, no host'
                   ' noise)%s: %.1f with the series, %.1f without: x%.3f.'
                   % (how, ic['syscall_ns'], mic['syscall_ns'], ic['syscall_ns'] / mic['syscall_ns']))
+    steps_lines(summary, cpu)
     if 'offsched' in summary and 'error' not in summary['offsched']:
         print('OFFSCHED: the CPU is offline with interrupts off for the loop (nothing to trace);')
         print('  /proc/interrupts over start..stop, offline and online included: LOC %s.'

@@ -89,8 +89,13 @@ def assert_fails(why, **log):
     assert not r['ok'] and why in r.get('error', ''), r
 
 
-def main_on(logs):
+def main_on(logs, files=None):
+    """analyze.main() on the data logs, with other files (name: text)
+    beside them, as the host leaves steps.py's counts."""
     with tempfile.TemporaryDirectory() as d:
+        for name, text in (files or {}).items():
+            with open(os.path.join(d, name), 'w') as f:
+                f.write(text)
         paths = []
         for i, text in enumerate(logs):
             p = os.path.join(d, 'data%d.log' % i)
@@ -248,6 +253,46 @@ def icount_rows():
     assert rc == 0, out
     assert 'JUMP_LABEL=y: 229.0 with the series, 229.0 without: x1.000' in out, out
     assert 'getppid, -icount, JUMP_LABEL=y' not in out.split('\n\n')[0], out
+
+
+def steps_log(sc, rep=1, rc=0):
+    return '@@ begin %s %d\n@@ steps rc=%d\nP 0x4a92d0\n@@ end %s %d rc=%d\n' % (
+        sc, rep, rc, sc, rep, rc)
+
+
+def steps_file(n, fns, nr=110, calls=4):
+    return ''.join('call %d insns %d nr %d\n' % (i, n, nr) for i in range(1, calls + 1)) + \
+        ''.join('fn %s %d\n' % kv for kv in fns.items())
+
+
+@test
+def steps_rows():
+    """the steps counts: exact ratio and the functions that differ"""
+    files = {'steps-steps-notick-1.txt': steps_file(538, {'entry_SYSCALL_64': 82, '__ct_user_exit': 27}),
+             'steps-steps-nohz-cfs-1.txt': steps_file(545, {'entry_SYSCALL_64': 82, '__ct_user_exit': 30,
+                                                            'rcu_x': 4}),
+             'steps-steps-nohz-1.txt': steps_file(560, {'entry_SYSCALL_64': 82})}
+    rc, out, res = main_on([run_log(), steps_log('steps-notick') + steps_log('steps-nohz-cfs') +
+                            steps_log('steps-nohz')], files)
+    assert rc == 0, out
+    assert 'SCHED_NOTICK 538, FIFO, nohz_full= [m] 560, CFS, nohz_full= [m] 545.' in out, out
+    assert 'SCHED_NOTICK / CFS, nohz_full= [m]: x0.987; by function where they differ' \
+        ' (SCHED_NOTICK/reference): __ct_user_exit 27/30, rcu_x 0/4.' in out, out
+    assert res['scenarios']['steps-notick']['spread']['steps'] == [538, 538, 538], res
+
+
+@test
+def steps_failures():
+    """a steps run without its count, or counting another call, fails"""
+    for files, why in (({}, 'the host never counted'),
+                       ({'steps-steps-notick-1.txt': 'error no vCPU 1 in the gdb stub\n'}, 'no vCPU 1'),
+                       ({'steps-steps-notick-1.txt': ''}, 'no call counted'),
+                       ({'steps-steps-notick-1.txt': steps_file(500, {}, nr=39)}, 'a counted call was not getppid()')):
+        rc, out, res = main_on([run_log(), steps_log('steps-notick')], files)
+        assert rc == 1 and 'single-stepping: ' + why in out, (why, out)
+    rc, out, res = main_on([run_log(), steps_log('steps-notick', rc=1)],
+                           {'steps-steps-notick-1.txt': steps_file(538, {})})
+    assert rc == 1 and 'getppid steps, SCHED_NOTICK, run 1: exit status 1' in out, out
 
 
 def main():

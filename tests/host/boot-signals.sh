@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Host tests of qemu/boot.sh and tests/harness.sh under signals, and of
-# boot.sh's TCG mode (TAP).
+# boot.sh's TCG mode and gdb stub (TAP).
 # A tiny multiboot image that spins at its entry point stands in for the
 # kernel, so no kernel build is needed (QEMU's multiboot loader reads a
 # space in -initrd as module arguments: the build directory has none, the
@@ -46,7 +46,7 @@ fake_build() {
 }
 
 echo "TAP version 13"
-echo "1..10"
+echo "1..12"
 if ! command -v qemu-system-x86_64 > /dev/null; then
 	echo "Bail out! qemu-system-x86_64 not installed (qemu/deps.sh installs it)"
 	exit 1
@@ -138,4 +138,24 @@ for jl in n y; do
 			'[[ $cmd = *"-accel tcg "* ]]'
 	fi
 done
+# 6. -g SOCKET: a gdb stub there (compare-test's steps scenarios): gdb
+# finds both vCPUs, the boot CPU spinning at the image's "jmp ."
+# (0x100020), and the guest runs on once gdb detaches.
+b=$tmp/gdb
+fake_build "$b"
+BUILD=$b "$TOP/qemu/boot.sh" -s smoke -o "$b/out dir" -t 20 -g "$b/gdb.sock" > "$tmp/gdb.log" 2>&1 &
+job=$!
+out=
+if wait_qemu "$b" 20; then
+	i=0
+	while [ ! -S "$b/gdb.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	out=$(timeout 60 gdb -q -nx -batch -ex "target remote $b/gdb.sock" -ex 'info threads' \
+		-ex 'thread 1' -ex 'p/x $pc' -ex detach 2>&1)
+fi
+check "boot.sh -g: gdb sees both vCPUs through the socket, CPU 0 at the image's entry" \
+	'[[ $out = *"CPU#1"* && $out = *"= 0x100020"* ]]'
+sleep 1
+check "boot.sh -g: the guest runs on after gdb detaches" '[ -n "$(qemus "$b")" ]'
+kill -TERM "$job" 2> /dev/null
+wait "$job" 2> /dev/null
 [ $failed = 0 ]

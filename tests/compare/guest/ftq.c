@@ -19,6 +19,8 @@
  *   R key=value ...            rusage of the run
  * With --syscalls N, only:
  *   C <ns>                     ns per getppid() call, one line per batch
+ * With --steps N, only:
+ *   P <address>                of the flag that ends the getppid() loop
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -69,6 +71,8 @@ static void __attribute__((noreturn)) usage(FILE *out, int status)
 		"  -w, --fwq-work N     FWQ work units per repetition (default 100000)\n"
 		"  -r, --fwq-reps N     FWQ repetitions after the FTQ run (default 1000)\n"
 		"  -s, --syscalls N     instead: time N batches of 50000 getppid() calls\n"
+		"  -t, --steps N        instead: call getppid() until a debugger sets the\n"
+		"                       flag whose address is printed, for at most N s\n"
 		"  -h, --help           this text\n");
 	exit(status);
 }
@@ -118,6 +122,31 @@ static int syscall_cost(unsigned long batches)
 	return EXIT_SUCCESS;
 }
 
+/*
+ * getppid() in a loop for the host to single-step through QEMU's gdb stub
+ * (compare-test's steps scenarios). The host counts the instructions of a
+ * few calls, then ends the loop by writing the flag in this process's
+ * memory; a host that never does so gets a failure after max_s seconds.
+ */
+static volatile int steps_stop;
+
+static int syscall_steps(unsigned long max_s)
+{
+	uint64_t t0 = mono_ns();
+
+	printf("P %p\n", (void *)&steps_stop);
+	fflush(stdout);
+	while (!steps_stop) {
+		for (int i = 0; i < 1000; i++)
+			syscall(SYS_getppid);
+		if (mono_ns() - t0 > max_s * 1000000000ull) {
+			fprintf(stderr, "ftq: --steps: not stopped within %lu s\n", max_s);
+			return EXIT_FAILURE;
+		}
+	}
+	return EXIT_SUCCESS;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -127,11 +156,13 @@ int main(int argc, char **argv)
 		{ "fwq-work", required_argument, NULL, 'w' },
 		{ "fwq-reps", required_argument, NULL, 'r' },
 		{ "syscalls", required_argument, NULL, 's' },
+		{ "steps", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned long quantum_us = 1000, samples = 10000, gap_ns = 2000;
 	unsigned long fwq_work = 100000, fwq_reps = 1000, sys_batches = 0;
+	unsigned long steps_max_s = 0;
 	struct ftq_probe p = { .raw = tsc };
 	struct ftq_run run = { 0 };
 	struct rusage ru;
@@ -139,7 +170,7 @@ int main(int argc, char **argv)
 	double hz;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "q:n:g:w:r:s:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "q:n:g:w:r:s:t:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q': quantum_us = parse_num(optarg, "quantum"); break;
 		case 'n': samples = parse_num(optarg, "sample count"); break;
@@ -147,6 +178,7 @@ int main(int argc, char **argv)
 		case 'w': fwq_work = parse_num(optarg, "FWQ work"); break;
 		case 'r': fwq_reps = parse_num(optarg, "FWQ repetitions"); break;
 		case 's': sys_batches = parse_num(optarg, "batch count"); break;
+		case 't': steps_max_s = parse_num(optarg, "time limit"); break;
 		case 'h': usage(stdout, EXIT_SUCCESS);
 		default: usage(stderr, EXIT_FAILURE);
 		}
@@ -155,6 +187,8 @@ int main(int argc, char **argv)
 		usage(stderr, EXIT_FAILURE);
 	if (sys_batches)
 		return syscall_cost(sys_batches);
+	if (steps_max_s)
+		return syscall_steps(steps_max_s);
 
 	hz = tsc_hz_estimate();
 	run.quantum = (uint64_t)((double)quantum_us * hz / 1e6);

@@ -6,7 +6,9 @@
 # our stdout).  Parameters come from the kernel command line:
 #   compare.scenarios=cfs,fifo,notick,offsched   compare.repeats=3
 #   (nohz, nohz-throttled, nohz-cfs, mainline-cfs and mainline-fifo are
-#   fifo/cfs under other names, for the boots of the reference kernel)
+#   fifo/cfs under other names, for the boots of the reference kernel;
+#   steps-notick, steps-nohz, steps-nohz-cfs, steps-cfs, steps-mainline-cfs:
+#   getppid() for the host to single-step, launched as notick, nohz, ...)
 #   compare.duration=10 (s)  compare.quantum=1000 (us)  compare.cpu=1
 #   compare.gap=2000 (ns)
 scenarios=cfs,fifo,notick,offsched repeats=3 duration=10 quantum=1000 cpu=1 gap=2000
@@ -88,6 +90,28 @@ run_user() {
 	return $rc
 }
 
+# run_steps LAUNCHER...: getppid() in a loop on the CPU until the host,
+# single-stepping the guest through QEMU's gdb stub, has counted the
+# instructions of a few calls and set the loop's flag (steps.py); the
+# "steps ready" line on the KTAP port tells the host where the flag is.
+run_steps() {
+	rm -f /tmp/steps.out
+	"$@" ./ftq --steps 300 > /tmp/steps.out 2> /tmp/steps.err &
+	pid=$!
+	flag=
+	while [ -z "$flag" ] && kill -0 $pid 2> /dev/null; do
+		sleep 0.1
+		flag=$(sed -n 's/^P //p' /tmp/steps.out 2> /dev/null)
+	done
+	[ -n "$flag" ] &&
+		echo "# compare: steps ready $sc $r cpu=$cpu flag=$flag" > /dev/ttyS1
+	wait $pid
+	rc=$?
+	echo "@@ steps rc=$rc"
+	cat /tmp/steps.out /tmp/steps.err
+	return $rc
+}
+
 # The OFFSCHED ftq service: kernel callback on the offlined CPU.
 run_offsched() {
 	d=/sys/devices/system/cpu/cpu$cpu/offsched
@@ -159,6 +183,13 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 				run_user "$sc" taskset -c "$cpu" chrt -f 99
 				echo "$rt" > /proc/sys/kernel/sched_rt_runtime_us ;;
 			nohz-throttled) run_user "$sc" taskset -c "$cpu" chrt -f 99 ;;
+			steps-notick) run_steps notickctl --cpu "$cpu" -- ;;
+			steps-nohz-cfs|steps-cfs|steps-mainline-cfs) run_steps taskset -c "$cpu" ;;
+			steps-nohz)
+				rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+				echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+				run_steps taskset -c "$cpu" chrt -f 99
+				echo "$rt" > /proc/sys/kernel/sched_rt_runtime_us ;;
 			nohz-cfs) run_user "$sc" taskset -c "$cpu" ;;
 			notick) run_user notick notickctl --cpu "$cpu" -- ;;
 			icount|mainline-icount|icount-jump|mainline-icount-jump)
