@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# SCHED_NOTICK on a kernel booted with nohz_full=2 (three CPUs): the full
+# dynticks mode is on from boot and never goes off. A thread made
+# SCHED_NOTICK on CPU 1 (full dynticks at run time) and one on the
+# nohz_full= CPU 2 both run without a tick; releasing them leaves CPU 2
+# full dynticks as booted (its tick stops again under an ordinary task)
+# and gives CPU 1 its tick back. The timekeeping and boot CPU 0 is
+# refused.
+. ../lib/ktap.sh
+. ../lib/nt.sh
+
+NTT=/tests/notick/ntt
+T=/tmp/notick-nohz
+mkdir -p $T
+
+ktap_plan 9
+ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
+ktap_check "booted with nohz_full=2 ($(cat /sys/devices/system/cpu/nohz_full))" \
+	'[ "$(cat /sys/devices/system/cpu/nohz_full)" = 2 ]'
+
+"$NTT" try 0 0 > $T/try0 2>&1
+ktap_check "CPU 0 (boot, timekeeping) refused: EINVAL ($(cat $T/try0))" \
+	'[ "$(cat $T/try0)" = EINVAL ]'
+
+# spin CPU: a SCHED_NOTICK spinner there for 2 s, 2 grace periods forced
+for cpu in 1 2; do
+	"$NTT" spin $cpu 2 2 > $T/spin$cpu 2>&1
+	dump $T/spin$cpu
+	ktap_check "SCHED_NOTICK on CPU $cpu: 0 LOC over 2 s, 2 grace periods ($(kv $T/spin$cpu loc_delta), $(kv $T/spin$cpu grace_periods))" \
+		'[ "$(kv $T/spin$cpu loc_delta)" = 0 ] && [ "$(kv $T/spin$cpu grace_periods)" = 2 ]'
+	ktap_check "CPU $cpu released ($(cat /sys/devices/system/cpu/cpu$cpu/notick/pid))" \
+		'wait_for "[ \"\$(cat /sys/devices/system/cpu/cpu$cpu/notick/pid)\" = 0 ]"'
+done
+
+# After the releases: the nohz_full= CPU still stops its tick under an
+# ordinary task (its context tracking was not switched off), CPU 1 does
+# not, and the mode is still on (membarrier GLOBAL refused, as on any
+# nohz_full= kernel).
+"$NTT" normal-spin 2 2 > $T/normal2 2>&1
+dump $T/normal2
+ktap_check "after the release, a SCHED_NORMAL spinner on nohz_full= CPU 2: at most 2 LOC in 2 s ($(kv $T/normal2 loc_delta)), grace periods complete ($(kv $T/normal2 grace_periods))" \
+	'[ "$(kv $T/normal2 loc_delta)" -le 2 ] && [ "$(kv $T/normal2 grace_periods)" = 2 ]'
+"$NTT" normal-spin 1 2 > $T/normal1 2>&1
+ktap_check "after the release, a SCHED_NORMAL spinner on CPU 1 takes the tick ($(kv $T/normal1 loc_delta) LOC in 2 s)" \
+	'[ "$(kv $T/normal1 loc_delta)" -gt 0 ]'
+"$NTT" membarrier > $T/mb 2>&1
+ktap_check "membarrier GLOBAL refused as on any nohz_full= kernel ($(kv $T/mb query_global), $(kv $T/mb global))" \
+	'[ "$(kv $T/mb query_global)" = 0 ] && [ "$(kv $T/mb global)" = EINVAL ]'
