@@ -29,6 +29,13 @@
 #             calls through QEMU's gdb stub (tests/compare/steps.py) and
 #             counts their kernel instructions, exactly, on the measured
 #             CPU of the two-CPU guest
+#   paired, paired-gettime   one boot of the series' kernel with a CPU more,
+#             nohz_full=CPU+1 tuned as above: a SCHED_NOTICK probe on CPU
+#             and a FIFO one on CPU+1 at the same time, so that both see
+#             the same host; paired-gettime's work units add a
+#             clock_gettime() (ftq --gettime).  On request only: with three
+#             vCPUs on a two-core host, the host takes most of each
+#             quantum from both probes.
 # Both kernels are built with the compare configuration (debugging off).
 # Every user-space scenario also times getppid() (ftq --syscalls) after the probe.
 # Options (make variables or environment):
@@ -37,6 +44,8 @@
 #                    mainline-cfs,icount,mainline-icount,icount-jump,
 #                    mainline-icount-jump,steps-notick,steps-nohz,
 #                    steps-nohz-cfs,steps-cfs,steps-mainline-cfs
+#             (the default; mainline-fifo, paired and paired-gettime on
+#             request)
 # Output: a table, build/compare/results.json, build/compare/ftq.png.
 set -uo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
@@ -49,7 +58,7 @@ for v in DURATION QUANTUM REPEATS CPUS CPU GAP; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a number (got '${!v}')"
 done
 [ "$CPU" -ge 1 ] && [ "$CPU" -lt "$CPUS" ] || die "CPU must be between 1 and CPUS-1"
-known=",$DEFAULT,mainline-fifo,"
+known=",$DEFAULT,mainline-fifo,paired,paired-gettime,"
 for s in ${SCENARIOS//,/ }; do
 	[[ $known = *",$s,"* ]] || die "unknown scenario '$s' (${known//,/ })"
 done
@@ -61,10 +70,10 @@ kver=$(cat "$BUILD/obj-compare/kernelrelease")
 mver=$(cat "$BUILD/obj-compare-mainline/kernelrelease" 2>/dev/null || echo none)
 say "compare-test on $kver and $mver (the same tree without the series): $SCENARIOS, $REPEATS x ${DURATION}s, ${QUANTUM}us quanta, CPU $CPU of $CPUS"
 
-# boot NAME KERNEL SCENARIOS EXTRA-ARGS: one guest running some scenarios,
-# with progress lines shown as the guest prints them.
+# boot NAME KERNEL SCENARIOS EXTRA-ARGS [CPUS]: one guest running some
+# scenarios, with progress lines shown as the guest prints them.
 boot() {
-	local name=$1 kobj=$2 sc=$3 extra=$4 n limit pid cpus=$CPUS opt=()
+	local name=$1 kobj=$2 sc=$3 extra=$4 n limit pid cpus=${5:-$CPUS} opt=()
 	[[ $sc = *icount* ]] && cpus=1 opt=(-I)
 	# steps scenarios: a gdb stub, and 5 minutes for each count (ftq
 	# --steps gives up after that)
@@ -132,6 +141,11 @@ nohz=$(pick '^(steps-)?nohz')
 [ -n "$nohz" ] && boot nohz_full compare-mainline "$nohz" \
 	"nohz_full=$CPU rcu_nocbs=$CPU isolcpus=managed_irq,domain,$CPU irqaffinity=0 nosoftlockup"
 [ -n "$mainline" ] && boot mainline compare-mainline "$mainline" ""
+paired=$(pick '^paired')
+pair=$((CPU + 1))
+[ -n "$paired" ] && boot paired compare "$paired" \
+	"nohz_full=$pair rcu_nocbs=$pair isolcpus=managed_irq,domain,$pair irqaffinity=0 nosoftlockup compare.pair=$pair" \
+	$((CPUS > pair ? CPUS : pair + 1))
 # The -icount scenarios, one boot each: SCENARIO:KERNEL
 for ic in icount:compare mainline-icount:compare-mainline icount-jump:compare-jump \
 	  mainline-icount-jump:compare-mainline-jump; do
@@ -154,9 +168,11 @@ done < <(python3 - "$out/results.json" "$REPEATS" "$SCENARIOS" <<-'PY' 2>&1
 	except (OSError, ValueError):
 	    got = {}
 	for sc in sys.argv[3].split(','):
-	    n = got.get(sc, {}).get('runs', 0)
-	    if str(n) != sys.argv[2]:
-	        print('scenario %s: %s of %s runs in the data' % (sc, n, sys.argv[2]))
+	    # a paired run gives two, one for each probe
+	    for name in [sc + '-notick', sc + '-nohz'] if sc.startswith('paired') else [sc]:
+	        n = got.get(name, {}).get('runs', 0)
+	        if str(n) != sys.argv[2]:
+	            print('scenario %s: %s of %s runs in the data' % (name, n, sys.argv[2]))
 	PY
 )
 

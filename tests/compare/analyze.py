@@ -31,7 +31,8 @@ VECTOR_NAMES = {
 ORDER = ['offsched', 'notick', 'nohz', 'nohz-cfs', 'nohz-throttled', 'fifo', 'cfs',
          'mainline-fifo', 'mainline-cfs', 'icount', 'mainline-icount', 'icount-jump',
          'mainline-icount-jump', 'steps-notick', 'steps-nohz', 'steps-nohz-cfs', 'steps-cfs',
-         'steps-mainline-cfs']
+         'steps-mainline-cfs', 'paired-notick', 'paired-nohz', 'paired-gettime-notick',
+         'paired-gettime-nohz']
 # The rows of mainline at its best (tuned nohz_full=): the reference.
 REFERENCE = ['nohz', 'nohz-cfs']
 LABEL = {
@@ -47,6 +48,9 @@ LABEL = {
     'steps-nohz': 'getppid steps, FIFO, nohz_full= [m]',
     'steps-nohz-cfs': 'getppid steps, CFS, nohz_full= [m]',
     'steps-cfs': 'getppid steps, CFS', 'steps-mainline-cfs': 'getppid steps, CFS [m]',
+    'paired-notick': 'paired: SCHED_NOTICK', 'paired-nohz': 'paired: FIFO, nohz_full=',
+    'paired-gettime-notick': 'paired, gettime: SCHED_NOTICK',
+    'paired-gettime-nohz': 'paired, gettime: FIFO, nohz_full=',
 }
 NR_GETPPID = 110
 
@@ -318,7 +322,10 @@ def percentile(xs, p):
 
 
 def analyse_run(sc, run, cpu):
-    res = {'scenario': sc, 'ok': run.get('rc') == '0', 'rc': run.get('rc')}
+    # a run on another CPU than the measured one says so (paired runs)
+    if run.get('cpu', [''])[0].strip().isdigit():
+        cpu = int(run['cpu'][0])
+    res = {'scenario': sc, 'ok': run.get('rc') == '0', 'rc': run.get('rc'), 'cpu': cpu}
     if any(k.startswith('unavailable') for k in run):
         res['ok'] = False
         res['error'] = next(k for k in run if k.startswith('unavailable'))
@@ -451,6 +458,23 @@ def best_reference(summary):
     return min(cands, key=lambda sc: tuple(
         big if summary[sc].get(k) is None else summary[sc][k]
         for k in ('irq_run', 'loc_run', 'ftq_noise_fraction')))
+
+
+def paired_lines(runs):
+    """The paired scenarios: SCHED_NOTICK's FTQ and FWQ against the
+    nohz_full= CPU's of the same boot, run by run (the same moments)."""
+    for base in ('paired', 'paired-gettime'):
+        a, b = runs.get(base + '-notick', []), runs.get(base + '-nohz', [])
+        pairs = [(x, y) for x, y in zip(a, b) if x.get('ok') and y.get('ok')]
+        if not pairs:
+            continue
+        ftq = [x['ftq']['median'] / y['ftq']['median'] for x, y in pairs]
+        fwq = [y['fwq_cycles'] / x['fwq_cycles'] for x, y in pairs
+               if x.get('fwq_cycles') and y.get('fwq_cycles')]
+        print('%s (one boot, both probes at once): work per quantum, SCHED_NOTICK CPU %d /'
+              ' nohz_full= CPU %d, FTQ median, run by run: %s; FWQ speed: %s.'
+              % (LABEL[base + '-notick'].split(':')[0], pairs[0][0]['cpu'], pairs[0][1]['cpu'],
+                 ' '.join('%.3f' % v for v in ftq), ' '.join('%.3f' % v for v in fwq) or '-'))
 
 
 def steps_lines(summary, cpu):
@@ -610,6 +634,7 @@ def main():
                   ' noise)%s: %.1f with the series, %.1f without: x%.3f.'
                   % (how, ic['syscall_ns'], mic['syscall_ns'], ic['syscall_ns'] / mic['syscall_ns']))
     steps_lines(summary, cpu)
+    paired_lines(runs)
     if 'offsched' in summary and 'error' not in summary['offsched']:
         print('OFFSCHED: the CPU is offline with interrupts off for the loop (nothing to trace);')
         print('  /proc/interrupts over start..stop, offline and online included: LOC %s.'

@@ -255,6 +255,28 @@ def icount_rows():
     assert 'getppid, -icount, JUMP_LABEL=y' not in out.split('\n\n')[0], out
 
 
+def paired_log(base, rep, notick_s, nohz_s):
+    """a paired run: the notick probe on CPU 1, the nohz one on CPU 2
+    (its trace on CPU 2 only), with their FTQ samples"""
+    def one(sc, cpu, samples):
+        text = run_log(sc, rep, trace=[t.replace('[001]', '[%03d]' % cpu) for t in base_trace()])
+        text = text.replace('@@ begin %s %d\n' % (sc, rep), '@@ begin %s %d\n@@ cpu\n%d\n' % (sc, rep, cpu))
+        return text.replace('S 100\nS 90\nS 100\nS 50', '\n'.join('S %d' % v for v in samples))
+    return one(base + '-notick', 1, notick_s) + one(base + '-nohz', 2, nohz_s)
+
+
+@test
+def paired_rows():
+    """paired runs: each on its own CPU, compared run by run"""
+    rc, out, res = main_on([paired_log('paired', 1, (99, 99, 99), (100, 100, 100)) +
+                            paired_log('paired', 2, (100, 100, 100), (100, 100, 100))])
+    assert rc == 0, out
+    r = res['runs']['paired-nohz'][0]
+    assert r['cpu'] == 2 and r['loc_run'] == 1 and r['irq_run'] == 2, r
+    assert 'paired (one boot, both probes at once): work per quantum, SCHED_NOTICK CPU 1 /' \
+        ' nohz_full= CPU 2, FTQ median, run by run: 0.990 1.000; FWQ speed: 1.000 1.000.' in out, out
+
+
 def steps_log(sc, rep=1, rc=0):
     return '@@ begin %s %d\n@@ steps rc=%d\nP 0x4a92d0\n@@ end %s %d rc=%d\n' % (
         sc, rep, rc, sc, rep, rc)

@@ -44,6 +44,24 @@ static uint64_t tsc(void *ctx)
 	return __rdtsc();
 }
 
+/*
+ * --gettime: each read of the probe's clock is a clock_gettime() (the
+ * vDSO's: no system call) and then the TSC read that the analysis matches
+ * with the trace, so that a work unit also runs the kernel's user-space
+ * clock code and reads its data page.
+ */
+static uint64_t gettime_sink;
+
+static uint64_t gettime_tsc(void *ctx)
+{
+	struct timespec ts;
+
+	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	gettime_sink += (uint64_t)ts.tv_nsec;
+	return __rdtsc();
+}
+
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -70,6 +88,7 @@ static void __attribute__((noreturn)) usage(FILE *out, int status)
 		"  -g, --gap-ns N       record loop gaps longer than N ns (default 2000)\n"
 		"  -w, --fwq-work N     FWQ work units per repetition (default 100000)\n"
 		"  -r, --fwq-reps N     FWQ repetitions after the FTQ run (default 1000)\n"
+		"  -G, --gettime        a clock_gettime() in every FTQ work unit\n"
 		"  -s, --syscalls N     instead: time N batches of 50000 getppid() calls\n"
 		"  -t, --steps N        instead: call getppid() until a debugger sets the\n"
 		"                       flag whose address is printed, for at most N s\n"
@@ -157,6 +176,7 @@ int main(int argc, char **argv)
 		{ "fwq-reps", required_argument, NULL, 'r' },
 		{ "syscalls", required_argument, NULL, 's' },
 		{ "steps", required_argument, NULL, 't' },
+		{ "gettime", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -170,7 +190,7 @@ int main(int argc, char **argv)
 	double hz;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "q:n:g:w:r:s:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "q:n:g:w:r:s:t:Gh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q': quantum_us = parse_num(optarg, "quantum"); break;
 		case 'n': samples = parse_num(optarg, "sample count"); break;
@@ -179,6 +199,7 @@ int main(int argc, char **argv)
 		case 'r': fwq_reps = parse_num(optarg, "FWQ repetitions"); break;
 		case 's': sys_batches = parse_num(optarg, "batch count"); break;
 		case 't': steps_max_s = parse_num(optarg, "time limit"); break;
+		case 'G': p.raw = gettime_tsc; break;
 		case 'h': usage(stdout, EXIT_SUCCESS);
 		default: usage(stderr, EXIT_FAILURE);
 		}
@@ -226,8 +247,9 @@ int main(int argc, char **argv)
 	getrusage(RUSAGE_SELF, &ru);
 
 	printf("# ftq quantum_us=%lu samples=%lu gap_ns=%lu tsc_hz=%.0f "
-	       "quantum_cycles=%" PRIu64 " threshold_cycles=%" PRIu64 "\n",
-	       quantum_us, samples, gap_ns, hz, run.quantum, p.threshold);
+	       "quantum_cycles=%" PRIu64 " threshold_cycles=%" PRIu64 " work=%s\n",
+	       quantum_us, samples, gap_ns, hz, run.quantum, p.threshold,
+	       p.raw == gettime_tsc ? "clock_gettime+rdtsc" : "rdtsc");
 	printf("# run start_tsc=%" PRIu64 " end_tsc=%" PRIu64 " wall_ns=%" PRIu64
 	       " gaps=%" PRIu32 " gaps_lost=%" PRIu64 "\n", start_tsc, end_tsc,
 	       t1 - t0, p.nr_gaps, p.lost_gaps);

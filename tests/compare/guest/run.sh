@@ -11,7 +11,8 @@
 #   getppid() for the host to single-step, launched as notick, nohz, ...)
 #   compare.duration=10 (s)  compare.quantum=1000 (us)  compare.cpu=1
 #   compare.gap=2000 (ns)
-scenarios=cfs,fifo,notick,offsched repeats=3 duration=10 quantum=1000 cpu=1 gap=2000
+#   compare.pair=CPU2: the paired scenarios' second CPU (nohz_full=CPU2)
+scenarios=cfs,fifo,notick,offsched repeats=3 duration=10 quantum=1000 cpu=1 gap=2000 pair=
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	compare.scenarios=*) scenarios=${arg#*=} ;;
@@ -20,6 +21,7 @@ for arg in $(cat /proc/cmdline); do
 	compare.quantum=*) quantum=${arg#*=} ;;
 	compare.cpu=*) cpu=${arg#*=} ;;
 	compare.gap=*) gap=${arg#*=} ;;
+	compare.pair=*) pair=${arg#*=} ;;
 	esac
 done
 samples=$((duration * 1000000 / quantum))
@@ -28,7 +30,12 @@ T=/sys/kernel/tracing
 
 echo "# compare: scenarios=$scenarios repeats=$repeats duration=${duration}s quantum=${quantum}us cpu=$cpu"
 
-trace_setup() {
+# The events are enabled once, before the first run: enabling one patches
+# kernel text (static calls), and QEMU 7.2's multi-threaded TCG may run
+# the old translation of patched text on another vCPU (qemu/boot.sh),
+# which became an int3 oops in __schedule() in a three-CPU boot. Each run
+# then only clears the buffer and turns tracing on and off.
+trace_events() {
 	echo 0 > $T/tracing_on
 	echo x86-tsc > $T/trace_clock
 	echo 16384 > $T/buffer_size_kb
@@ -37,6 +44,10 @@ trace_setup() {
 		 exceptions:page_fault_kernel; do
 		echo "$e" >> $T/set_event 2>/dev/null
 	done
+}
+
+trace_setup() {
+	echo 0 > $T/tracing_on
 	echo > $T/trace
 }
 
@@ -51,6 +62,26 @@ snapshot() {	# snapshot TAG
 			echo "${f##*/} $(cat "$f")"
 		done
 	fi
+}
+
+# emit CPU RC OUT ERR: a user-space run's records for CPU, from the
+# snapshots and the trace taken around it.
+emit() {
+	echo "@@ cpu"
+	echo "$1"
+	cat /tmp/snap /tmp/snap.after
+	echo "@@ ftq rc=$2"
+	cat "$3"
+	echo "@@ stderr"
+	cat "$4"
+	# What the host checks before it trusts the trace: the clock,
+	# and that the ring buffer lost nothing.
+	echo "@@ trace_clock"
+	cat $T/trace_clock
+	echo "@@ trace_stats"
+	cat $T/per_cpu/cpu$1/stats
+	echo "@@ trace"
+	cat $T/per_cpu/cpu$1/trace
 }
 
 # run_user SCENARIO LAUNCHER...: the probe as a user thread.
@@ -70,24 +101,42 @@ run_user() {
 	# The price of a system call on this kernel, launched the same way
 	# (after the trace and the counts, so that it disturbs neither).
 	"$@" ./ftq --syscalls 9 > /tmp/sysc.out 2>&1
-	{
-		cat /tmp/snap /tmp/snap.after
-		echo "@@ ftq rc=$rc"
-		cat /tmp/ftq.out
-		echo "@@ stderr"
-		cat /tmp/ftq.err
-		echo "@@ sysc"
-		cat /tmp/sysc.out
-		# What the host checks before it trusts the trace: the clock,
-		# and that the ring buffer lost nothing.
-		echo "@@ trace_clock"
-		cat $T/trace_clock
-		echo "@@ trace_stats"
-		cat $T/per_cpu/cpu$cpu/stats
-		echo "@@ trace"
-		cat $T/per_cpu/cpu$cpu/trace
-	}
+	emit "$cpu" "$rc" /tmp/ftq.out /tmp/ftq.err
+	echo "@@ sysc"
+	cat /tmp/sysc.out
 	return $rc
+}
+
+# run_paired SCENARIO [FTQ-OPTION]: two probes at once on one kernel, in
+# the same host conditions: a SCHED_NOTICK thread on CPU (made full
+# dynticks at run time) and a FIFO thread on the nohz_full= CPU pair (RT
+# throttling off), as the runs SCENARIO-notick and SCENARIO-nohz.
+run_paired() {
+	sc=$1
+	shift
+	rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+	echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+	trace_setup
+	snapshot before > /tmp/snap
+	echo 1 > $T/tracing_on
+	taskset -c "$pair" chrt -f 99 ./ftq "$@" -q "$quantum" -n "$samples" -g "$gap" \
+		> /tmp/ftq2.out 2> /tmp/ftq2.err &
+	p2=$!
+	notickctl --cpu "$cpu" -- ./ftq "$@" -q "$quantum" -n "$samples" -g "$gap" \
+		> /tmp/ftq.out 2> /tmp/ftq.err
+	rc=$?
+	wait $p2
+	rc2=$?
+	sleep 0.2
+	echo 0 > $T/tracing_on
+	snapshot after > /tmp/snap.after
+	echo "$rt" > /proc/sys/kernel/sched_rt_runtime_us
+	echo "@@ begin $sc-notick $r"
+	emit "$cpu" "$rc" /tmp/ftq.out /tmp/ftq.err
+	echo "@@ end $sc-notick $r rc=$rc"
+	echo "@@ begin $sc-nohz $r"
+	emit "$pair" "$rc2" /tmp/ftq2.out /tmp/ftq2.err
+	echo "@@ end $sc-nohz $r rc=$rc2"
 }
 
 # run_steps LAUNCHER...: getppid() in a loop on the CPU until the host,
@@ -147,8 +196,8 @@ run_offsched() {
 # the housekeeping CPUs, vmstat folds every 10 s).  Only the launcher's
 # placement applies to every boot.
 ncpu=$(grep -c ^processor /proc/cpuinfo)
-hk=$(printf '%x' $(( ((1 << ncpu) - 1) & ~(1 << cpu) )))
-hklist=$(seq 0 $((ncpu - 1)) | grep -vx "$cpu" | paste -sd,)
+hk=$(printf '%x' $(( ((1 << ncpu) - 1) & ~(1 << cpu) & ~(1 << ${pair:-$cpu}) )))
+hklist=$(seq 0 $((ncpu - 1)) | grep -vx -e "$cpu" -e "${pair:-$cpu}" | paste -sd,)
 # In every boot, this script and what it starts run on the housekeeping
 # CPUs, as a partitioned node runs its services (cpu-partitioning sets
 # systemd's CPUAffinity): each launcher moves itself to the measured CPU.
@@ -161,15 +210,30 @@ if grep -q 'nohz_full=' /proc/cmdline; then
 	[ -f /proc/sys/kernel/watchdog_cpumask ] &&
 		echo "$hklist" > /proc/sys/kernel/watchdog_cpumask
 	echo 10 > /proc/sys/vm/stat_interval
-	echo "# compare: tuned for nohz_full=$cpu: housekeeping CPUs $hklist;" \
+	echo "# compare: tuned for nohz_full=${pair:-$cpu}: housekeeping CPUs $hklist;" \
 		$(tr ' ' '\n' < /proc/cmdline | grep -E '^(nohz_full|rcu_nocbs|isolcpus|irqaffinity|nosoftlockup)=?')
 fi
 
+trace_events
 n=0
 for sc in $(echo "$scenarios" | tr , ' '); do
 	r=1
 	while [ $r -le "$repeats" ]; do
 		echo "# compare: scenario $sc, run $r of $repeats"
+		case $sc in
+		paired|paired-gettime)
+			if [ -z "$pair" ]; then
+				echo "@@ begin $sc $r"
+				echo "@@ unavailable no compare.pair="
+				echo "@@ end $sc $r rc=1"
+			elif [ $sc = paired ]; then
+				run_paired paired
+			else
+				run_paired paired-gettime --gettime
+			fi > $data 2>&1
+			n=$((n + 1)) r=$((r + 1))
+			continue ;;
+		esac
 		{
 			echo "@@ begin $sc $r"
 			case $sc in
