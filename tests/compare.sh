@@ -73,14 +73,14 @@ say "compare-test on $kver and $mver (the same tree without the series): $SCENAR
 # boot NAME KERNEL SCENARIOS EXTRA-ARGS [CPUS]: one guest running some
 # scenarios, with progress lines shown as the guest prints them.
 boot() {
-	local name=$1 kobj=$2 sc=$3 extra=$4 n limit pid cpus=${5:-$CPUS} opt=()
+	local name=$1 kobj=$2 sc=$3 extra=$4 n nsteps limit pid cpus=${5:-$CPUS} opt=()
 	[[ $sc = *icount* ]] && cpus=1 opt=(-I)
+	n=$(tr ',' '\n' <<< "$sc" | grep -c .)
+	nsteps=$(tr ',' '\n' <<< "$sc" | grep -c '^steps-')
 	# steps scenarios: a gdb stub, and 5 minutes for each count (ftq
 	# --steps gives up after that)
-	[[ $sc = *steps-* ]] && opt=(-g "$out/$name/gdb.sock")
-	n=$(tr ',' '\n' <<< "$sc" | grep -c .)
-	limit=$(( n * REPEATS * (DURATION + 30) + 120 ))
-	[[ $sc = *steps-* ]] && limit=$((limit + $(tr ',' '\n' <<< "$sc" | grep -c '^steps-') * REPEATS * 300))
+	[ "$nsteps" -gt 0 ] && opt=(-g "$out/$name/gdb.sock")
+	limit=$(( n * REPEATS * (DURATION + 30) + nsteps * REPEATS * 300 + 120 ))
 	say "boot $name ($kobj kernel): $sc ${extra:+($extra)}"
 	"$TOP/qemu/boot.sh" -f compare -k "$kobj" -s compare -o "$out/$name" -t "$limit" -c "$cpus" "${opt[@]}" -- \
 		"compare.scenarios=$sc compare.repeats=$REPEATS compare.duration=$DURATION" \

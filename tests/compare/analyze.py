@@ -480,13 +480,15 @@ def paired_lines(runs):
 def steps_lines(summary, cpu):
     """The steps scenarios' counts, and where SCHED_NOTICK's differs from
     the reference's (the fewer instructions of the two nohz_full= rows)."""
+    def what(sc):
+        return LABEL[sc][len('getppid steps, '):]
     got = {sc: summary[sc]['steps'] for sc in ORDER
            if is_steps(sc) and summary.get(sc, {}).get('steps') is not None}
     if not got:
         return
     print('getppid() on CPU %d, kernel instructions from entry_SYSCALL_64 to the return to user'
           ' space (single-stepped through QEMU\'s gdb stub, median of every call counted): %s.'
-          % (cpu, ', '.join('%s %.0f' % (LABEL[sc][len('getppid steps, '):], n)
+          % (cpu, ', '.join('%s %.0f' % (what(sc), n)
                             for sc, n in got.items())))
     if 'steps-cfs' in got and 'steps-mainline-cfs' in got:
         print('  CFS, the series unused / mainline: x%.3f.'
@@ -497,7 +499,7 @@ def steps_lines(summary, cpu):
     ref = min(refs, key=lambda sc: got[sc])
     a, b = summary['steps-notick']['steps_by_fn'], summary[ref]['steps_by_fn']
     print('  SCHED_NOTICK / %s: x%.3f; by function where they differ (SCHED_NOTICK/reference): %s.'
-          % (LABEL[ref][len('getppid steps, '):], got['steps-notick'] / got[ref],
+          % (what(ref), got['steps-notick'] / got[ref],
              ', '.join('%s %d/%d' % (fn, a.get(fn, 0), b.get(fn, 0))
                        for fn in sorted(set(a) | set(b)) if a.get(fn, 0) != b.get(fn, 0))
              or 'none'))

@@ -107,15 +107,25 @@ run_user() {
 	return $rc
 }
 
+# rt_unthrottled CMD...: CMD with RT throttling off, as any tuner of a
+# FIFO thread sets it (nohz-throttled keeps the default, labelled so);
+# CMD's exit status.
+rt_unthrottled() {
+	rt_saved=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+	echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+	"$@"
+	rt_rc=$?
+	echo "$rt_saved" > /proc/sys/kernel/sched_rt_runtime_us
+	return $rt_rc
+}
+
 # run_paired SCENARIO [FTQ-OPTION]: two probes at once on one kernel, in
 # the same host conditions: a SCHED_NOTICK thread on CPU (made full
-# dynticks at run time) and a FIFO thread on the nohz_full= CPU pair (RT
-# throttling off), as the runs SCENARIO-notick and SCENARIO-nohz.
+# dynticks at run time) and a FIFO thread on the nohz_full= CPU pair, as
+# the runs SCENARIO-notick and SCENARIO-nohz.
 run_paired() {
 	sc=$1
 	shift
-	rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
-	echo -1 > /proc/sys/kernel/sched_rt_runtime_us
 	trace_setup
 	snapshot before > /tmp/snap
 	echo 1 > $T/tracing_on
@@ -130,7 +140,6 @@ run_paired() {
 	sleep 0.2
 	echo 0 > $T/tracing_on
 	snapshot after > /tmp/snap.after
-	echo "$rt" > /proc/sys/kernel/sched_rt_runtime_us
 	echo "@@ begin $sc-notick $r"
 	emit "$cpu" "$rc" /tmp/ftq.out /tmp/ftq.err
 	echo "@@ end $sc-notick $r rc=$rc"
@@ -227,9 +236,9 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 				echo "@@ unavailable no compare.pair="
 				echo "@@ end $sc $r rc=1"
 			elif [ $sc = paired ]; then
-				run_paired paired
+				rt_unthrottled run_paired paired
 			else
-				run_paired paired-gettime --gettime
+				rt_unthrottled run_paired paired-gettime --gettime
 			fi > $data 2>&1
 			n=$((n + 1)) r=$((r + 1))
 			continue ;;
@@ -239,21 +248,11 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 			case $sc in
 			cfs|mainline-cfs) run_user "$sc" taskset -c "$cpu" ;;
 			fifo|mainline-fifo) run_user "$sc" taskset -c "$cpu" chrt -f 99 ;;
-			nohz)
-				# RT throttling off, as any tuner of a FIFO thread sets
-				# it; nohz-throttled keeps the default, labelled so.
-				rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
-				echo -1 > /proc/sys/kernel/sched_rt_runtime_us
-				run_user "$sc" taskset -c "$cpu" chrt -f 99
-				echo "$rt" > /proc/sys/kernel/sched_rt_runtime_us ;;
+			nohz) rt_unthrottled run_user "$sc" taskset -c "$cpu" chrt -f 99 ;;
 			nohz-throttled) run_user "$sc" taskset -c "$cpu" chrt -f 99 ;;
 			steps-notick) run_steps notickctl --cpu "$cpu" -- ;;
 			steps-nohz-cfs|steps-cfs|steps-mainline-cfs) run_steps taskset -c "$cpu" ;;
-			steps-nohz)
-				rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
-				echo -1 > /proc/sys/kernel/sched_rt_runtime_us
-				run_steps taskset -c "$cpu" chrt -f 99
-				echo "$rt" > /proc/sys/kernel/sched_rt_runtime_us ;;
+			steps-nohz) rt_unthrottled run_steps taskset -c "$cpu" chrt -f 99 ;;
 			nohz-cfs) run_user "$sc" taskset -c "$cpu" ;;
 			notick) run_user notick notickctl --cpu "$cpu" -- ;;
 			icount|mainline-icount|icount-jump|mainline-icount-jump)
