@@ -9,12 +9,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -156,6 +159,87 @@ static int convert_and_keep(pid_t tid, const struct nt_opts *o,
 	return rc;
 }
 
+/*
+ * Admission from a helper thread, for nt_cmd_run(): the helper stays off
+ * the CPU and converts the main thread while that one sleeps in
+ * pthread_join(). The main thread then first runs on the CPU as its
+ * SCHED_NOTICK thread, with the tick already stopped there: it never
+ * runs on the CPU before, the CPU's migration stopper does not have to
+ * push it there, and what admission may do on every CPU (the first one
+ * turns the full dynticks mode on) meets an idle CPU.
+ */
+struct admission {
+	pid_t tid;			/* the main thread */
+	const struct nt_opts *o;
+	struct nt_saved *s;
+	const struct nt_signals *sig;
+	int rc, signo;
+};
+
+/*
+ * Wait, for a bounded time, until thread @tid is asleep: pinning a
+ * sleeping thread only changes its mask, where a running one would be
+ * pushed to the CPU by the CPU's stopper.
+ */
+static void wait_asleep(pid_t tid)
+{
+	char path[64], *text, *p;
+	int i, running;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)tid);
+	for (i = 0; i < 1000; i++) {
+		text = nt_read_file(path);
+		p = text ? strrchr(text, ')') : NULL;
+		running = p && p[1] == ' ' && p[2] == 'R';
+		free(text);
+		if (!running)
+			return;
+		sched_yield();
+	}
+}
+
+static void *admission_thread(void *arg)
+{
+	struct admission *a = arg;
+
+	wait_asleep(a->tid);
+	a->rc = convert_and_keep(a->tid, a->o, a->s, a->sig, &a->signo);
+	return NULL;
+}
+
+/*
+ * convert_and_keep() for the calling (main) thread, from a helper thread
+ * kept off o->cpu when the thread may run elsewhere; in this thread if no
+ * helper can be started.
+ */
+static int convert_self(const struct nt_opts *o, struct nt_saved *s,
+			const struct nt_signals *sig, int *signo)
+{
+	struct admission a = {
+		.tid = (pid_t)syscall(SYS_gettid), .o = o, .s = s, .sig = sig,
+	};
+	cpu_set_t *set = cpuset_alloc();
+	pthread_attr_t attr;
+	pthread_t helper;
+	int started = 0;
+
+	if (set && !pthread_attr_init(&attr)) {
+		if (!sched_getaffinity(0, cpuset_size(), set) && o->cpu >= 0) {
+			CPU_CLR_S((size_t)o->cpu, cpuset_size(), set);
+			if (cpuset_count(set) > 0)
+				pthread_attr_setaffinity_np(&attr, cpuset_size(), set);
+		}
+		started = !pthread_create(&helper, &attr, admission_thread, &a);
+		pthread_attr_destroy(&attr);
+	}
+	cpuset_free(set);
+	if (!started)
+		return convert_and_keep(0, o, s, sig, signo);
+	pthread_join(helper, NULL);
+	*signo = a.signo;
+	return a.rc;
+}
+
 int nt_cmd_run(const struct nt_opts *o)
 {
 	char path[PATH_MAX], **sh_argv;
@@ -173,7 +257,7 @@ int nt_cmd_run(const struct nt_opts *o)
 	}
 
 	nt_signals_block(&sig);
-	rc = convert_and_keep(0, o, &s, &sig, &signo);
+	rc = convert_self(o, &s, &sig, &signo);
 	if (rc || signo) {
 		nt_saved_free(&s);
 		free(sh_argv);
@@ -414,6 +498,7 @@ int nt_cmd_report(const struct nt_opts *o)
 	close(ep[1]);
 
 	/* Admission, then the output file: nothing is created before. */
+	wait_asleep(child);	/* on the go pipe */
 	rc = convert_and_keep(child, o, &s, &sig, &signo);
 	if (!rc && !signo && o->output) {
 		out = fopen(o->output, "we");

@@ -122,7 +122,7 @@ EOT
 	exit 0
 fi
 
-ktap_plan 72
+ktap_plan 73
 ktap_note "kernel $(uname -r), SCHED_NOTICK class: $([ $HAVE = 1 ] && echo yes || echo no)"
 T "the test kernel has the SCHED_NOTICK class" '[ $HAVE = 1 ]'
 
@@ -214,6 +214,24 @@ T "unprivileged --pid on root's thread: exit 3 'permission denied', unchanged" \
 nt --cpu 1 -- $P info
 T "--cpu 1: program runs as SCHED_NOTICK (8) on CPU 1 only" \
 	'[ $rc = 0 ] && grep -q "^policy=8 cpu=1 allowed=1$" $T/out'
+# notickctl is admitted from a helper thread kept off the CPU while it
+# sleeps, so its process first runs on CPU 1 as the SCHED_NOTICK thread
+# (prio 0 in sched_switch), never before as the CFS task it started as
+# (120), and the CPU's stopper never has to push it there.
+TR=/sys/kernel/tracing
+echo 0 > $TR/tracing_on
+echo > $TR/trace
+echo sched:sched_switch > $TR/set_event
+echo 1 > $TR/tracing_on
+taskset -c 0 $NT --cpu 1 -- sh -c 'echo $$' > $T/out 2> $T/err
+rc=$?
+echo 0 > $TR/tracing_on
+echo > $TR/set_event
+awk -v pid="next_pid=$(cat $T/out) " '/\[001\]/ && index($0, pid) {
+	n++; if ($0 !~ /next_prio=0$/) bad++ } END { print n + 0, bad + 0 }' \
+	$TR/trace > $T/switches
+T "--cpu 1 from CPU 0: the process first runs on CPU 1 as SCHED_NOTICK (switches onto CPU 1, not at prio 0: $(cat $T/switches))" \
+	'[ $rc = 0 ] && read n bad < $T/switches && [ "$n" -ge 1 ] && [ "$bad" = 0 ]'
 nt --cpu 1 -- $P exit 7
 T "the program's exit status (7) is returned" '[ $rc = 7 ]'
 taskset -c 1 $NT -- $P info > $T/out 2> $T/err

@@ -2,7 +2,8 @@
 /*
  * LD_PRELOAD shim for the host CLI tests: stands in for a kernel with
  * SCHED_NOTICK by answering sched_setattr() itself.  Every call is
- * logged as "setattr TID POLICY" to $NT_SHIM_LOG; $NT_SHIM_FAIL="N:ERRNO"
+ * logged as "setattr TID POLICY" to $NT_SHIM_LOG (TID 0 for the calling
+ * process's main thread, named by 0 or by its number); $NT_SHIM_FAIL="N:ERRNO"
  * makes the Nth call fail with that errno (EPERM, EINVAL, EBUSY or a
  * number).  Everything else goes to the real syscall().
  *
@@ -253,6 +254,8 @@ long syscall(long number, ...)
 		char nth[32];
 		long ms;
 
+		if (a[0] == (long)getpid())
+			a[0] = 0;
 		calls++;
 		snprintf(nth, sizeof(nth), "setattr%d", calls);
 		ms = slow_ms(nth, 1);
