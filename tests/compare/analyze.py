@@ -392,11 +392,19 @@ def analyse_run(sc, run, cpu):
         # scenario: over the whole life of the probe's process on the CPU
         # (the launcher execs the probe, so it is one pid: from its first
         # switch onto the CPU to its exit) and over the FTQ loop alone.
+        # Also from the launch (tracing starts just before the launcher)
+        # to the exit: what the CPU took before the process got there
+        # (admission's work on every CPU, other tasks on a CPU not yet
+        # taken) counts too.
         t0, t1 = int(params['start_tsc']), int(params['end_tsc'])
-        whole = count_entries(events, *process_window(events, pid))
+        t_in, t_out = process_window(events, pid)
+        whole = count_entries(events, t_in, t_out)
+        launch = count_entries(events, None, t_out)
         loop = count_entries(events, t0, t1)
         res['loc_run'] = whole.get('timer tick', 0)
         res['irq_run'] = sum(v for k, v in whole.items() if not k.startswith('softirq'))
+        res['loc_launch'] = launch.get('timer tick', 0)
+        res['irq_launch'] = sum(v for k, v in launch.items() if not k.startswith('softirq'))
         res['loc_loop'] = loop.pop('timer tick', 0)
         res['irqs_loop'] = {k: v for k, v in loop.items() if not k.startswith('softirq')}
         res['softirqs_loop'] = {k: v for k, v in loop.items() if k.startswith('softirq')}
@@ -538,7 +546,8 @@ def main():
             s['syscall_ns'] = med(good, 'syscall_ns')
             summary[sc] = s
             continue
-        for k in ('loc', 'loc_run', 'irq_run', 'loc_loop', 'ctxsw', 'kernel_noise_us',
+        for k in ('loc', 'loc_run', 'irq_run', 'loc_launch', 'irq_launch', 'loc_loop',
+                  'ctxsw', 'kernel_noise_us',
                   'kernel_noise_lower_us', 'worst_kernel_us',
                   'unattributed_us', 'fwq_cycles', 'syscall_ns'):
             s[k] = med(good, k)
@@ -618,7 +627,8 @@ def main():
             else:
                 print('  '.join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
         print()
-        print('LOC run: local timer interrupts on CPU %d while the probe\'s process lived there (launcher to exit);' % cpu)
+        print('LOC run: local timer interrupts on CPU %d while the probe\'s process lived there (from its first' % cpu)
+        print('  switch onto the CPU, as the launcher, to its exit);')
         print('IRQ run: every interrupt entry on CPU %d (timer, IPIs, irq_work, device) over that same life;' % cpu)
         print('LOC loop, IRQ, softirq: entries inside the FTQ loop (both from the trace).')
         print('kern us: loop gaps that contain a kernel event, whole (upper bound); kern lo us: the')
@@ -650,6 +660,8 @@ def main():
         if n and 'error' not in n:
             for k, what in (('loc_run', 'local timer interrupts over the life'),
                             ('irq_run', 'interrupt entries over the life'),
+                            ('loc_launch', 'local timer interrupts from the launch to the exit'),
+                            ('irq_launch', 'interrupt entries from the launch to the exit'),
                             ('syscall_ns', 'getppid() ns')):
                 if n.get(k) is not None and r.get(k) is not None:
                     print('  SCHED_NOTICK %s: %s against %s (median of runs).'

@@ -189,6 +189,19 @@ def launcher_name_and_late_exit():
 
 
 @test
+def launch_counts_what_came_before_the_process():
+    """launch to exit: interrupts before the process's arrival count, not after its exit"""
+    t = [ev(20, 'local_timer_entry', 'vector=236', comm='<idle>', pid=0),
+         ev(30, 'local_timer_exit', 'vector=236', comm='<idle>', pid=0),
+         ev(40, 'call_function_single_entry', 'vector=251', comm='<idle>', pid=0),
+         ev(50, 'call_function_single_exit', 'vector=251', comm='<idle>', pid=0)] + base_trace()
+    r = analyse_one(run_log(trace=t))
+    assert r['ok'], r
+    assert r['loc_run'] == 1 and r['irq_run'] == 2, r
+    assert r['loc_launch'] == 2 and r['irq_launch'] == 4, r
+
+
+@test
 def missing_stats_fails():
     """a trace without its statistics is a failed run"""
     assert_fails('statistics', stats=[])
