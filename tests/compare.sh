@@ -143,8 +143,10 @@ nohz=$(pick '^(steps-)?nohz')
 [ -n "$mainline" ] && boot mainline compare-mainline "$mainline" ""
 paired=$(pick '^paired')
 pair=$((CPU + 1))
+# CPU's RCU callbacks are offloaded too, as sched-notick.rst recommends:
+# rcu_nocbs= replaces the configuration's default of every CPU.
 [ -n "$paired" ] && boot paired compare "$paired" \
-	"nohz_full=$pair rcu_nocbs=$pair isolcpus=managed_irq,domain,$pair irqaffinity=0 nosoftlockup compare.pair=$pair" \
+	"nohz_full=$pair rcu_nocbs=$CPU,$pair isolcpus=managed_irq,domain,$pair irqaffinity=0 nosoftlockup compare.pair=$pair" \
 	$((CPUS > pair ? CPUS : pair + 1))
 # The -icount scenarios, one boot each: SCENARIO:KERNEL
 for ic in icount:compare mainline-icount:compare-mainline icount-jump:compare-jump \

@@ -223,6 +223,17 @@ if grep -q 'nohz_full=' /proc/cmdline; then
 		$(tr ' ' '\n' < /proc/cmdline | grep -E '^(nohz_full|rcu_nocbs|isolcpus|irqaffinity|nosoftlockup)=?')
 fi
 
+# The kernel replaces its early TSC clocksource with the calibrated one a
+# second or two after boot, under stop_machine(): that stops every CPU for
+# milliseconds. Let it happen before the first run (up to 20 s).
+cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
+i=0
+while [ "$(cat $cs)" = tsc-early ] && [ $i -lt 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+echo "# compare: clocksource $(cat $cs), $(cut -d' ' -f1 /proc/uptime) s after boot"
+
 trace_events
 n=0
 for sc in $(echo "$scenarios" | tr , ' '); do
