@@ -6,6 +6,7 @@
 #   cfs       taskset -c CPU                    (boot 1: the series' kernel)
 #   fifo      taskset -c CPU chrt -f 99         (boot 1)
 #   notick    notickctl --cpu CPU               (boot 1, no boot parameter)
+#   notick-isolate  notickctl --isolate --cpu CPU (boot 1; on request)
 #   offsched  the OFFSCHED ftq service          (boot 1, kernel callback)
 #   nohz      taskset + chrt -f 99 on a nohz_full=CPU, RT throttling off
 #   nohz-cfs  taskset alone on the nohz_full=CPU (mainline's usual answer)
@@ -44,8 +45,8 @@
 #                    mainline-cfs,icount,mainline-icount,icount-jump,
 #                    mainline-icount-jump,steps-notick,steps-nohz,
 #                    steps-nohz-cfs,steps-cfs,steps-mainline-cfs
-#             (the default; mainline-fifo, paired and paired-gettime on
-#             request)
+#             (the default; mainline-fifo, notick-isolate, paired and
+#             paired-gettime on request)
 # Output: a table, build/compare/results.json, build/compare/ftq.png.
 set -uo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
@@ -58,7 +59,7 @@ for v in DURATION QUANTUM REPEATS CPUS CPU GAP; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a number (got '${!v}')"
 done
 [ "$CPU" -ge 1 ] && [ "$CPU" -lt "$CPUS" ] || die "CPU must be between 1 and CPUS-1"
-known=",$DEFAULT,mainline-fifo,paired,paired-gettime,"
+known=",$DEFAULT,mainline-fifo,notick-isolate,paired,paired-gettime,"
 for s in ${SCENARIOS//,/ }; do
 	[[ $known = *",$s,"* ]] || die "unknown scenario '$s' (${known//,/ })"
 done
@@ -134,7 +135,7 @@ steps() {
 }
 
 pick() { tr ',' '\n' <<< "$SCENARIOS" | grep -E "$1" | paste -sd,; }
-ours=$(pick '^(cfs|fifo|notick|offsched|steps-notick|steps-cfs)$')
+ours=$(pick '^(cfs|fifo|notick|notick-isolate|offsched|steps-notick|steps-cfs)$')
 mainline=$(pick '^(mainline-(cfs|fifo)|steps-mainline-cfs)$')
 [ -n "$ours" ] && boot plain compare "$ours" ""
 nohz=$(pick '^(steps-)?nohz')

@@ -28,7 +28,7 @@ VECTOR_NAMES = {
     'thermal_apic': 'thermal', 'threshold_apic': 'threshold',
     'x86_platform_ipi': 'platform IPI', 'deferred_error_apic': 'MCE',
 }
-ORDER = ['offsched', 'notick', 'nohz', 'nohz-cfs', 'nohz-throttled', 'fifo', 'cfs',
+ORDER = ['offsched', 'notick', 'notick-isolate', 'nohz', 'nohz-cfs', 'nohz-throttled', 'fifo', 'cfs',
          'mainline-fifo', 'mainline-cfs', 'icount', 'mainline-icount', 'icount-jump',
          'mainline-icount-jump', 'steps-notick', 'steps-nohz', 'steps-nohz-cfs', 'steps-cfs',
          'steps-mainline-cfs', 'paired-notick', 'paired-nohz', 'paired-gettime-notick',
@@ -39,6 +39,7 @@ LABEL = {
     'cfs': 'CFS (taskset)', 'fifo': 'FIFO (chrt -f 99)',
     'nohz': 'FIFO, nohz_full= [m]', 'nohz-cfs': 'CFS, nohz_full= [m]',
     'nohz-throttled': 'FIFO throttled, nohz_full= [m]', 'notick': 'SCHED_NOTICK',
+    'notick-isolate': 'SCHED_NOTICK, --isolate',
     'offsched': 'OFFSCHED ftq', 'mainline-cfs': 'CFS (taskset) [m]',
     'mainline-fifo': 'FIFO (chrt -f 99) [m]',
     'icount': 'getppid, -icount', 'mainline-icount': 'getppid, -icount [m]',

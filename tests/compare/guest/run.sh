@@ -266,6 +266,8 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 			steps-nohz) rt_unthrottled run_steps taskset -c "$cpu" chrt -f 99 ;;
 			nohz-cfs) run_user "$sc" taskset -c "$cpu" ;;
 			notick) run_user notick notickctl --cpu "$cpu" -- ;;
+			notick-isolate)
+				run_user notick-isolate notickctl --isolate --cpu "$cpu" -- ;;
 			icount|mainline-icount|icount-jump|mainline-icount-jump)
 				# One CPU under QEMU's -icount: only the exact
 				# price of getppid(), in guest instructions.
