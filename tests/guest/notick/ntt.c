@@ -2,10 +2,12 @@
 /*
  * ntt - SCHED_NOTICK test helper, run by run.sh in the guest.
  *
- *   ntt try [-s] [-u UID] PRIO CPULIST
- *	Bind to CPULIST, optionally drop to UID, then ask for SCHED_NOTICK
- *	with priority PRIO (sched_setattr, or sched_setscheduler with -s).
- *	Prints "OK policy=N" or the errno name (EINVAL, EPERM, EBUSY, ...).
+ *   ntt try [-s] [-u UID] [-U] PRIO CPULIST
+ *	Bind to CPULIST, optionally drop to UID, with -U enter a new user
+ *	namespace as its root (every capability there, CAP_SYS_NICE
+ *	checked), then ask for SCHED_NOTICK with priority PRIO
+ *	(sched_setattr, or sched_setscheduler with -s). Prints
+ *	"OK policy=N" or the errno name (EINVAL, EPERM, EBUSY, ...).
  *   ntt hold CPU
  *	Become SCHED_NOTICK on CPU, print "ADMITTED TID", sleep until killed.
  *   ntt fork CPU
@@ -107,8 +109,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
+#include <linux/capability.h>
 #include <linux/membarrier.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
@@ -213,16 +217,47 @@ static void become_notick(int cpu)
 	}
 }
 
+/*
+ * Become root of a new user namespace, mapped to our uid outside, and
+ * check that CAP_SYS_NICE is effective there.
+ */
+static void enter_userns(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+	char map[64];
+	int fd, n;
+
+	n = snprintf(map, sizeof(map), "0 %ld 1\n", (long)getuid());
+	/* after setuid(), /proc/self would belong to root */
+	if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER))
+		die("unshare(CLONE_NEWUSER)");
+	fd = open("/proc/self/uid_map", O_WRONLY);
+	if (fd < 0 || write(fd, map, n) != n)
+		die("uid_map");
+	close(fd);
+	if (syscall(SYS_capget, &hdr, data))
+		die("capget");
+	if (getuid() != 0 || !(data[0].effective & (1U << CAP_SYS_NICE))) {
+		fprintf(stderr, "ntt: no CAP_SYS_NICE in the user namespace\n");
+		exit(1);
+	}
+}
+
 static int cmd_try(int argc, char **argv)
 {
-	int use_ss = 0, uid = -1, opt, err;
+	int use_ss = 0, uid = -1, userns = 0, opt, err;
 	cpu_set_t set;
 
-	while ((opt = getopt(argc, argv, "su:")) != -1) {
+	while ((opt = getopt(argc, argv, "su:U")) != -1) {
 		if (opt == 's')
 			use_ss = 1;
 		else if (opt == 'u')
 			uid = atoi(optarg);
+		else if (opt == 'U')
+			userns = 1;
 		else
 			return 2;
 	}
@@ -233,6 +268,8 @@ static int cmd_try(int argc, char **argv)
 		die("sched_setaffinity");
 	if (uid >= 0 && setuid(uid))
 		die("setuid");
+	if (userns)
+		enter_userns();
 	err = set_notick(atoi(argv[optind]), use_ss);
 	if (err)
 		printf("%s\n", errname(err));

@@ -15,7 +15,7 @@ GRACE=/proc/sys/kernel/sched_notick_grace_us
 T=/tmp/notick-test
 mkdir -p $T
 
-ktap_plan 56
+ktap_plan 58
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
 # --- interface presence -------------------------------------------------
@@ -51,6 +51,13 @@ r=$(try 0 0)
 ktap_check "boot/timekeeping CPU 0 -> EINVAL ($r)" '[ "$r" = EINVAL ]'
 r=$(try -u 65534 0 $CPU)
 ktap_check "without CAP_SYS_NICE (uid 65534) -> EPERM ($r)" '[ "$r" = EPERM ]'
+# CAP_SYS_NICE in a user namespace is not CAP_SYS_NICE on the host's CPUs.
+r=$(try -U 0 $CPU)
+ktap_check "root of a new user namespace (CAP_SYS_NICE there), from root -> EPERM ($r)" \
+	'[ "$r" = EPERM ]'
+r=$(try -u 65534 -U -s 0 $CPU)
+ktap_check "root of a new user namespace, from uid 65534, sched_setscheduler -> EPERM ($r)" \
+	'[ "$r" = EPERM ]'
 ktap_check "failed attempts left CPU $CPU free (pid $(cat $SYS/pid))" \
 	'[ "$(cat $SYS/pid)" = 0 ]'
 
