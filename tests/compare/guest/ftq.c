@@ -21,6 +21,9 @@
  *   C <ns>                     ns per getppid() call, one line per batch
  * With --steps N, only:
  *   P <address>                of the flag that ends the getppid() loop
+ * With --timer N, only:
+ *   # timer period_us=... wakeups=N
+ *   L <ns>                     how late one periodic wakeup was
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -92,6 +95,9 @@ static void __attribute__((noreturn)) usage(FILE *out, int status)
 		"  -s, --syscalls N     instead: time N batches of 50000 getppid() calls\n"
 		"  -t, --steps N        instead: call getppid() until a debugger sets the\n"
 		"                       flag whose address is printed, for at most N s\n"
+		"  -T, --timer N        instead: wake up every quantum for N quanta of\n"
+		"                       time (clock_nanosleep, TIMER_ABSTIME) and print\n"
+		"                       how late each wakeup was\n"
 		"  -h, --help           this text\n");
 	exit(status);
 }
@@ -166,6 +172,67 @@ static int syscall_steps(unsigned long max_s)
 	return EXIT_SUCCESS;
 }
 
+static int64_t ts_ns(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+static void ts_add_ns(struct timespec *t, long ns)
+{
+	t->tv_nsec += ns;
+	while (t->tv_nsec >= 1000000000L) {
+		t->tv_nsec -= 1000000000L;
+		t->tv_sec++;
+	}
+}
+
+/*
+ * A timer-driven task, as on the housekeeping CPU of a partitioned node:
+ * an absolute periodic wakeup every quantum for N quanta of time, each
+ * wakeup's lateness printed after the run. A wakeup later than the next
+ * period skips the periods it missed (overruns, counted), as cyclictest
+ * does, so that one delay is not charged to every later wakeup.
+ */
+static int timer_latency(unsigned long period_us, unsigned long n)
+{
+	const long period_ns = (long)period_us * 1000;
+	struct timespec next, now;
+	int64_t *late = calloc(n, sizeof(*late)), t_end;
+	unsigned long i, done = 0, overruns = 0;
+	int err;
+
+	if (!late) {
+		perror("ftq: calloc");
+		return EXIT_FAILURE;
+	}
+	prefault(late, n * sizeof(*late));
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	t_end = ts_ns(&next) + (int64_t)n * period_ns;
+	ts_add_ns(&next, period_ns);
+	while (ts_ns(&next) <= t_end) {
+		do
+			err = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		while (err == EINTR);
+		if (err) {
+			fprintf(stderr, "ftq: clock_nanosleep: %s\n", strerror(err));
+			return EXIT_FAILURE;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		late[done++] = ts_ns(&now) - ts_ns(&next);
+		ts_add_ns(&next, period_ns);
+		while (ts_ns(&next) <= ts_ns(&now)) {
+			ts_add_ns(&next, period_ns);
+			overruns++;
+		}
+	}
+	printf("# timer period_us=%lu wakeups=%lu overruns=%lu\n", period_us, done,
+	       overruns);
+	for (i = 0; i < done; i++)
+		printf("L %" PRId64 "\n", late[i]);
+	free(late);
+	return EXIT_SUCCESS;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -176,13 +243,14 @@ int main(int argc, char **argv)
 		{ "fwq-reps", required_argument, NULL, 'r' },
 		{ "syscalls", required_argument, NULL, 's' },
 		{ "steps", required_argument, NULL, 't' },
+		{ "timer", required_argument, NULL, 'T' },
 		{ "gettime", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned long quantum_us = 1000, samples = 10000, gap_ns = 2000;
 	unsigned long fwq_work = 100000, fwq_reps = 1000, sys_batches = 0;
-	unsigned long steps_max_s = 0;
+	unsigned long steps_max_s = 0, timer_n = 0;
 	struct ftq_probe p = { .raw = tsc };
 	struct ftq_run run = { 0 };
 	struct rusage ru;
@@ -190,7 +258,7 @@ int main(int argc, char **argv)
 	double hz;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "q:n:g:w:r:s:t:Gh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "q:n:g:w:r:s:t:T:Gh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q': quantum_us = parse_num(optarg, "quantum"); break;
 		case 'n': samples = parse_num(optarg, "sample count"); break;
@@ -199,6 +267,7 @@ int main(int argc, char **argv)
 		case 'r': fwq_reps = parse_num(optarg, "FWQ repetitions"); break;
 		case 's': sys_batches = parse_num(optarg, "batch count"); break;
 		case 't': steps_max_s = parse_num(optarg, "time limit"); break;
+		case 'T': timer_n = parse_num(optarg, "wakeup count"); break;
 		case 'G': p.raw = gettime_tsc; break;
 		case 'h': usage(stdout, EXIT_SUCCESS);
 		default: usage(stderr, EXIT_FAILURE);
@@ -210,6 +279,8 @@ int main(int argc, char **argv)
 		return syscall_cost(sys_batches);
 	if (steps_max_s)
 		return syscall_steps(steps_max_s);
+	if (timer_n)
+		return timer_latency(quantum_us, timer_n);
 
 	hz = tsc_hz_estimate();
 	run.quantum = (uint64_t)((double)quantum_us * hz / 1e6);
