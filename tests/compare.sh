@@ -47,21 +47,38 @@
 #                    steps-nohz-cfs,steps-cfs,steps-mainline-cfs
 #             (the default; mainline-fifo, notick-isolate, paired and
 #             paired-gettime on request)
+#   CPUS=N, N>2: scale.  Every non-boot CPU runs a probe at once: N-1
+#             SCHED_NOTICK threads, N-1 FIFO or CFS threads on
+#             nohz_full=1-(N-1), N-1 OFFSCHED ftq services; CPU 0 runs a
+#             timer-driven task meanwhile (ftq --timer, SCHED_FIFO, one
+#             wakeup per quantum), whose lateness is the housekeeping
+#             CPU's responsiveness.  Default SCENARIOS=notick,nohz,
+#             nohz-cfs,offsched,cfs and DURATION=3: N vCPUs share the
+#             host's cores under TCG (counts stay exact).
 # Output: a table, build/compare/results.json, build/compare/ftq.png.
 set -uo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 
-DURATION=${DURATION:-10} QUANTUM=${QUANTUM:-1000} REPEATS=${REPEATS:-3}
-CPUS=${CPUS:-2} CPU=${CPU:-1} GAP=${GAP:-2000}
+CPUS=${CPUS:-2}
+[[ $CPUS =~ ^[0-9]+$ ]] || die "CPUS must be a number (got '$CPUS')"
 DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,icount-jump,mainline-icount-jump,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs
+known=",$DEFAULT,mainline-fifo,notick-isolate,paired,paired-gettime,"
+scale= dur=10 nprobe=1
+if [ "$CPUS" -gt 2 ]; then
+	scale=$(seq -s, 1 $((CPUS - 1))) nprobe=$((CPUS - 1))
+	DEFAULT=notick,nohz,nohz-cfs,offsched,cfs dur=3
+	known=",cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,notick-isolate,offsched,mainline-cfs,mainline-fifo,"
+fi
+DURATION=${DURATION:-$dur} QUANTUM=${QUANTUM:-1000} REPEATS=${REPEATS:-3}
+CPU=${CPU:-1} GAP=${GAP:-2000}
 SCENARIOS=${SCENARIOS:-$DEFAULT}
-for v in DURATION QUANTUM REPEATS CPUS CPU GAP; do
+for v in DURATION QUANTUM REPEATS CPU GAP; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a number (got '${!v}')"
 done
 [ "$CPU" -ge 1 ] && [ "$CPU" -lt "$CPUS" ] || die "CPU must be between 1 and CPUS-1"
-known=",$DEFAULT,mainline-fifo,notick-isolate,paired,paired-gettime,"
 for s in ${SCENARIOS//,/ }; do
-	[[ $known = *",$s,"* ]] || die "unknown scenario '$s' (${known//,/ })"
+	[[ $known = *",$s,"* ]] ||
+		die "unknown scenario '$s'${scale:+ with CPUS=$CPUS} (${known//,/ })"
 done
 
 out=$BUILD/compare
@@ -69,7 +86,9 @@ rm -rf "$out"
 mkdir -p "$out"
 kver=$(cat "$BUILD/obj-compare/kernelrelease")
 mver=$(cat "$BUILD/obj-compare-mainline/kernelrelease" 2>/dev/null || echo none)
-say "compare-test on $kver and $mver (the same tree without the series): $SCENARIOS, $REPEATS x ${DURATION}s, ${QUANTUM}us quanta, CPU $CPU of $CPUS"
+where="CPU $CPU"
+[ -n "$scale" ] && where="CPUs $scale at once"
+say "compare-test on $kver and $mver (the same tree without the series): $SCENARIOS, $REPEATS x ${DURATION}s, ${QUANTUM}us quanta, $where of $CPUS"
 
 # boot NAME KERNEL SCENARIOS EXTRA-ARGS [CPUS]: one guest running some
 # scenarios, with progress lines shown as the guest prints them.
@@ -82,10 +101,13 @@ boot() {
 	# --steps gives up after that)
 	[ "$nsteps" -gt 0 ] && opt=(-g "$out/$name/gdb.sock")
 	limit=$(( n * REPEATS * (DURATION + 30) + nsteps * REPEATS * 300 + 120 ))
+	# scale: every CPU's records, and N vCPUs on the host's cores
+	[ -n "$scale" ] && limit=$(( n * REPEATS * (DURATION + 30) * CPUS / 2 + 300 ))
 	say "boot $name ($kobj kernel): $sc ${extra:+($extra)}"
 	"$TOP/qemu/boot.sh" -f compare -k "$kobj" -s compare -o "$out/$name" -t "$limit" -c "$cpus" "${opt[@]}" -- \
 		"compare.scenarios=$sc compare.repeats=$REPEATS compare.duration=$DURATION" \
-		"compare.quantum=$QUANTUM compare.cpu=$CPU compare.gap=$GAP $extra" &
+		"compare.quantum=$QUANTUM compare.cpu=$CPU compare.gap=$GAP" \
+		"${scale:+compare.cpus=$scale} $extra" &
 	pid=$!
 	local shown=0 stepped=0
 	while kill -0 $pid 2>/dev/null; do
@@ -139,8 +161,10 @@ ours=$(pick '^(cfs|fifo|notick|notick-isolate|offsched|steps-notick|steps-cfs)$'
 mainline=$(pick '^(mainline-(cfs|fifo)|steps-mainline-cfs)$')
 [ -n "$ours" ] && boot plain compare "$ours" ""
 nohz=$(pick '^(steps-)?nohz')
+iso=$CPU
+[ -n "$scale" ] && iso=1-$((CPUS - 1))
 [ -n "$nohz" ] && boot nohz_full compare-mainline "$nohz" \
-	"nohz_full=$CPU rcu_nocbs=$CPU isolcpus=managed_irq,domain,$CPU irqaffinity=0 nosoftlockup"
+	"nohz_full=$iso rcu_nocbs=$iso isolcpus=managed_irq,domain,$iso irqaffinity=0 nosoftlockup"
 [ -n "$mainline" ] && boot mainline compare-mainline "$mainline" ""
 paired=$(pick '^paired')
 pair=$((CPU + 1))
@@ -164,18 +188,19 @@ cat "$out/table.txt"
 # Every scenario asked for must be there with every run.
 while IFS= read -r l; do
 	[ -n "$l" ] && failures+=("$l")
-done < <(python3 - "$out/results.json" "$REPEATS" "$SCENARIOS" <<-'PY' 2>&1
+done < <(python3 - "$out/results.json" "$REPEATS" "$SCENARIOS" "$nprobe" <<-'PY' 2>&1
 	import json, sys
 	try:
 	    got = json.load(open(sys.argv[1]))['scenarios']
 	except (OSError, ValueError):
 	    got = {}
+	want = int(sys.argv[2]) * int(sys.argv[4])
 	for sc in sys.argv[3].split(','):
 	    # a paired run gives two, one for each probe
 	    for name in [sc + '-notick', sc + '-nohz'] if sc.startswith('paired') else [sc]:
 	        n = got.get(name, {}).get('runs', 0)
-	        if str(n) != sys.argv[2]:
-	            print('scenario %s: %s of %s runs in the data' % (name, n, sys.argv[2]))
+	        if n != want:
+	            print('scenario %s: %s of %s runs in the data' % (name, n, want))
 	PY
 )
 

@@ -340,6 +340,18 @@ def analyse_run(sc, run, cpu):
             res['ok'] = False
             res['error'] = 'no getppid() timing'
         return res
+    # the housekeeping CPU's timer-driven task (scale runs: one record has it)
+    hk = next((k for k in run if k.startswith('hk')), None)
+    if hk is not None:
+        late = [int(l[2:]) for l in run[hk] if l.startswith('L ')]
+        if hk != 'hk rc=0' or not late:
+            res['ok'] = False
+            res['error'] = 'the timer-driven task on CPU 0 failed (%s, %d wakeups)' % (hk, len(late))
+            return res
+        res['hk_late_us'] = [statistics.median(late) / 1e3, percentile(late, 99) / 1e3,
+                             max(late) / 1e3]
+        over = [re.search(r'overruns=(\d+)', l) for l in run[hk] if l.startswith('# timer')]
+        res['hk_overruns'] = int(over[0].group(1)) if over and over[0] else 0
     irq = diff(parse_table(run.get('interrupts before', []), cpu),
                parse_table(run.get('interrupts after', []), cpu))
     soft = diff(parse_table(run.get('softirqs before', []), cpu),
@@ -455,6 +467,40 @@ def spread(runs):
     if vals:
         out['syscall_ns_batches'] = [min(vals), statistics.median(vals), max(vals)]
     return out
+
+
+def per_cpu_lines(runs, order):
+    """Scale runs (a probe on several CPUs at once): each CPU's medians
+    over the runs, the worst CPU, and CPU 0's timer lateness."""
+    def f(v, fm='%.0f'):
+        return '-' if v is None else fm % v
+    for sc in order:
+        good = [r for r in runs.get(sc, []) if r.get('ok') and r.get('cpu') is not None]
+        cpus = sorted({r['cpu'] for r in good})
+        if len(cpus) < 2:
+            continue
+        per = {}
+        for c in cpus:
+            rs = [r for r in good if r['cpu'] == c]
+            per[c] = (med(rs, 'loc_run'), med(rs, 'irq_run'), med(rs, 'kernel_noise_us'),
+                      med(rs, 'ftq', 'noise_fraction'))
+        worst = max(cpus, key=lambda c: tuple(-1 if v is None else v for v in per[c]))
+
+        def one(c):
+            loc, irq, kern, noise = per[c]
+            return 'CPU %d %s/%s, %s us, %s' % (c, f(loc), f(irq), f(kern), f(noise, '%.3f'))
+        print('%-31s per CPU (median of runs; LOC/IRQ over the life, kern us, noise): %s'
+              % (LABEL.get(sc, sc), '; '.join(one(c) for c in cpus)))
+        print('%-31s worst: %s' % ('', one(worst)))
+    for sc in order:
+        rs = [r for r in runs.get(sc, []) if r.get('ok') and 'hk_late_us' in r]
+        if rs:
+            late = [r['hk_late_us'] for r in rs]
+            print('%-31s CPU 0 timer task, lateness of its wakeups, us (median of runs): '
+                  'median %.0f, p99 %.0f; max over runs %.0f; periods missed %s' % (
+                      LABEL.get(sc, sc), statistics.median(x[0] for x in late),
+                      statistics.median(x[1] for x in late), max(x[2] for x in late),
+                      ' '.join(str(r['hk_overruns']) for r in rs)))
 
 
 def best_reference(summary):
@@ -628,9 +674,13 @@ def main():
             else:
                 print('  '.join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
         print()
-        print('LOC run: local timer interrupts on CPU %d while the probe\'s process lived there (from its first' % cpu)
+        multi = any(len({r.get('cpu') for r in rs if 'loc_run' in r}) > 1 for rs in runs.values())
+        where = 'its CPU' if multi else 'CPU %d' % cpu
+        print('LOC run: local timer interrupts on %s while the probe\'s process lived there (from its first' % where)
         print('  switch onto the CPU, as the launcher, to its exit);')
-        print('IRQ run: every interrupt entry on CPU %d (timer, IPIs, irq_work, device) over that same life;' % cpu)
+        print('IRQ run: every interrupt entry on %s (timer, IPIs, irq_work, device) over that same life;' % where)
+        if multi:
+            print('  (several CPUs probed at once: medians over every CPU and run; per CPU below)')
         print('LOC loop, IRQ, softirq: entries inside the FTQ loop (both from the trace).')
         print('kern us: loop gaps that contain a kernel event, whole (upper bound); kern lo us: the')
         print('  time the events themselves spent inside those gaps (lower bound).')
@@ -648,6 +698,7 @@ def main():
                   % (how, ic['syscall_ns'], mic['syscall_ns'], ic['syscall_ns'] / mic['syscall_ns']))
     steps_lines(summary, cpu)
     paired_lines(runs)
+    per_cpu_lines(runs, order)
     if 'offsched' in summary and 'error' not in summary['offsched']:
         print('OFFSCHED: the CPU is offline with interrupts off for the loop (nothing to trace);')
         print('  /proc/interrupts over start..stop, offline and online included: LOC %s.'
@@ -681,8 +732,9 @@ def main():
         srcs = summary[sc].get('kernel_noise_by_source_us')
         if srcs:
             top = sorted((kv for kv in srcs.items() if kv[1] >= 0.5), key=lambda kv: -kv[1])[:5]
-            print('%-31s kernel noise by source (us, median): %s' % (
-                LABEL.get(sc, sc), ', '.join('%s %.0f' % kv for kv in top)))
+            if top:
+                print('%-31s kernel noise by source (us, median): %s' % (
+                    LABEL.get(sc, sc), ', '.join('%s %.0f' % kv for kv in top)))
     failed = [(sc, i + 1, r.get('error') or 'exit status %s' % r.get('rc', '?'))
               for sc in order for i, r in enumerate(runs[sc]) if not r.get('ok')]
     if failed:

@@ -290,6 +290,37 @@ def paired_rows():
         ' nohz_full= CPU 2, FTQ median, run by run: 0.990 1.000; FWQ speed: 1.000 1.000.' in out, out
 
 
+def scale_log(sc, rep, hk):
+    """a scale run: the probe on CPUs 1 and 2 at once, the first record
+    with the housekeeping CPU's timer lateness (section hk)"""
+    def one(cpu, extra):
+        text = run_log(sc, rep, trace=[t.replace('[001]', '[%03d]' % cpu) for t in base_trace()])
+        return text.replace('@@ begin %s %d\n' % (sc, rep),
+                            '@@ begin %s %d\n@@ cpu\n%d\n%s' % (sc, rep, cpu, extra))
+    return one(1, hk) + one(2, '')
+
+
+@test
+def scale_per_cpu_and_housekeeping():
+    """scale runs: per-CPU and worst-CPU lines, CPU 0's timer lateness"""
+    hk = '@@ hk rc=0\n# timer period_us=1000 wakeups=4 overruns=3\n' + \
+        ''.join('L %d\n' % v for v in (50000, 60000, 70000, 900000))
+    rc, out, res = main_on([scale_log('notick', 1, hk) + scale_log('notick', 2, hk)])
+    assert rc == 0, out
+    assert res['scenarios']['notick']['runs'] == 4, res
+    assert 'per CPU (median of runs; LOC/IRQ over the life, kern us, noise): ' \
+        'CPU 1 1/2, 1 us, 0.150; CPU 2 1/2, 1 us, 0.150' in out, out
+    assert 'CPU 0 timer task, lateness of its wakeups, us (median of runs): ' \
+        'median 65, p99 900; max over runs 900; periods missed 3 3' in out, out
+
+
+@test
+def scale_housekeeping_failure_fails():
+    """a timer task that failed or recorded nothing fails its run"""
+    rc, out, res = main_on([scale_log('notick', 1, '@@ hk rc=1\nftq: oops\n')])
+    assert rc == 1 and 'the timer-driven task on CPU 0 failed (hk rc=1, 0 wakeups)' in out, out
+
+
 def steps_log(sc, rep=1, rc=0):
     return '@@ begin %s %d\n@@ steps rc=%d\nP 0x4a92d0\n@@ end %s %d rc=%d\n' % (
         sc, rep, rc, sc, rep, rc)

@@ -12,7 +12,9 @@
 #   compare.duration=10 (s)  compare.quantum=1000 (us)  compare.cpu=1
 #   compare.gap=2000 (ns)
 #   compare.pair=CPU2: the paired scenarios' second CPU (nohz_full=CPU2)
-scenarios=cfs,fifo,notick,offsched repeats=3 duration=10 quantum=1000 cpu=1 gap=2000 pair=
+#   compare.cpus=1,2,...: probe all these CPUs at once (CPUS>2 in
+#   compare.sh), with a timer-driven task on the housekeeping CPU 0
+scenarios=cfs,fifo,notick,offsched repeats=3 duration=10 quantum=1000 cpu=1 gap=2000 pair= cpus=
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	compare.scenarios=*) scenarios=${arg#*=} ;;
@@ -22,6 +24,7 @@ for arg in $(cat /proc/cmdline); do
 	compare.cpu=*) cpu=${arg#*=} ;;
 	compare.gap=*) gap=${arg#*=} ;;
 	compare.pair=*) pair=${arg#*=} ;;
+	compare.cpus=*) cpus=${arg#*=} ;;
 	esac
 done
 samples=$((duration * 1000000 / quantum))
@@ -84,14 +87,29 @@ emit() {
 	cat $T/per_cpu/cpu$1/trace
 }
 
-# run_user SCENARIO LAUNCHER...: the probe as a user thread.
+# launch SCENARIO CPU CMD...: CMD on CPU, started as SCENARIO starts its
+# probe.
+launch() {
+	l_sc=$1 l_cpu=$2
+	shift 2
+	case $l_sc in
+	cfs|mainline-cfs|nohz-cfs|steps-cfs|steps-mainline-cfs|steps-nohz-cfs)
+		taskset -c "$l_cpu" "$@" ;;
+	fifo|mainline-fifo|nohz|nohz-throttled|steps-nohz)
+		taskset -c "$l_cpu" chrt -f 99 "$@" ;;
+	notick|steps-notick) notickctl --cpu "$l_cpu" -- "$@" ;;
+	notick-isolate) notickctl --isolate --cpu "$l_cpu" -- "$@" ;;
+	*) echo "no launcher for $l_sc" >&2; return 125 ;;
+	esac
+}
+
+# run_user SCENARIO: the probe as a user thread.
 run_user() {
 	sc=$1
-	shift
 	trace_setup
 	snapshot before > /tmp/snap
 	echo 1 > $T/tracing_on
-	"$@" ./ftq -q "$quantum" -n "$samples" -g "$gap" > /tmp/ftq.out 2> /tmp/ftq.err
+	launch "$sc" "$cpu" ./ftq -q "$quantum" -n "$samples" -g "$gap" > /tmp/ftq.out 2> /tmp/ftq.err
 	rc=$?
 	# The probe's last context switch on its CPU follows the wakeup of
 	# its parent: let it reach the trace.
@@ -100,7 +118,7 @@ run_user() {
 	snapshot after > /tmp/snap.after
 	# The price of a system call on this kernel, launched the same way
 	# (after the trace and the counts, so that it disturbs neither).
-	"$@" ./ftq --syscalls 9 > /tmp/sysc.out 2>&1
+	launch "$sc" "$cpu" ./ftq --syscalls 9 > /tmp/sysc.out 2>&1
 	emit "$cpu" "$rc" /tmp/ftq.out /tmp/ftq.err
 	echo "@@ sysc"
 	cat /tmp/sysc.out
@@ -148,13 +166,50 @@ run_paired() {
 	echo "@@ end $sc-nohz $r rc=$rc2"
 }
 
-# run_steps LAUNCHER...: getppid() in a loop on the CPU until the host,
+# run_multi SCENARIO: the probe on every CPU of compare.cpus at once,
+# each started as SCENARIO starts it, and meanwhile a timer-driven task
+# on the housekeeping CPU 0 (ftq --timer, SCHED_FIFO as such tasks run).
+# One record per CPU; the first also has the timer's lateness.
+run_multi() {
+	sc=$1
+	trace_setup
+	snapshot before > /tmp/snap
+	echo 1 > $T/tracing_on
+	taskset -c 0 chrt -f 50 ./ftq --timer "$samples" -q "$quantum" > /tmp/hk.out 2>&1 &
+	hkpid=$!
+	for c in $(echo "$cpus" | tr , ' '); do
+		launch "$sc" "$c" ./ftq -q "$quantum" -n "$samples" -g "$gap" \
+			> /tmp/ftq.$c.out 2> /tmp/ftq.$c.err &
+		echo $! > /tmp/pid.$c
+	done
+	for c in $(echo "$cpus" | tr , ' '); do
+		wait "$(cat /tmp/pid.$c)"
+		echo $? > /tmp/rc.$c
+	done
+	wait $hkpid
+	hkrc=$?
+	sleep 0.2
+	echo 0 > $T/tracing_on
+	snapshot after > /tmp/snap.after
+	for c in $(echo "$cpus" | tr , ' '); do
+		echo "@@ begin $sc $r"
+		emit "$c" "$(cat /tmp/rc.$c)" /tmp/ftq.$c.out /tmp/ftq.$c.err
+		if [ -n "$hkrc" ]; then
+			echo "@@ hk rc=$hkrc"
+			cat /tmp/hk.out
+			hkrc=
+		fi
+		echo "@@ end $sc $r rc=$(cat /tmp/rc.$c)"
+	done
+}
+
+# run_steps: getppid() in a loop on the CPU until the host,
 # single-stepping the guest through QEMU's gdb stub, has counted the
 # instructions of a few calls and set the loop's flag (steps.py); the
 # "steps ready" line on the KTAP port tells the host where the flag is.
 run_steps() {
 	rm -f /tmp/steps.out
-	"$@" ./ftq --steps 300 > /tmp/steps.out 2> /tmp/steps.err &
+	launch "$sc" "$cpu" ./ftq --steps 300 > /tmp/steps.out 2> /tmp/steps.err &
 	pid=$!
 	flag=
 	while [ -z "$flag" ] && kill -0 $pid 2> /dev/null; do
@@ -171,22 +226,80 @@ run_steps() {
 }
 
 # The OFFSCHED ftq service: kernel callback on the offlined CPU.
-run_offsched() {
-	d=/sys/devices/system/cpu/cpu$cpu/offsched
+# offsched_setup CPU: the service configured there.
+offsched_setup() {
+	d=/sys/devices/system/cpu/cpu$1/offsched
 	modprobe offsched_mgr 2>/dev/null
 	[ -d $d ] || { echo "@@ unavailable no $d"; return 1; }
 	echo ftq > $d/service || return 1
 	echo $((quantum * 1000)) > $d/quantum_ns || return 1
 	echo "$samples" > $d/samples || return 1
 	echo "$gap" > $d/gap_ns || return 1
-	snapshot before > /tmp/snap
-	echo start > $d/control || return 1
-	# The service runs with the CPU offline; wait for its samples.
+}
+
+# offsched_wait CPU: until the service on CPU has all its samples (it
+# runs with the CPU offline), then stop it.
+offsched_wait() {
+	d=/sys/devices/system/cpu/cpu$1/offsched
 	while [ "$(cat $d/samples_done)" -lt "$samples" ]; do sleep 1; done
 	echo stop > $d/control
+}
+
+run_offsched() {
+	offsched_setup "$cpu" || return 1
+	snapshot before > /tmp/snap
+	echo start > $d/control || return 1
+	offsched_wait "$cpu"
+	snapshot after > /tmp/snap.after
+	offsched_record "$cpu"
+}
+
+# run_offsched_multi: the service on every CPU of compare.cpus at once,
+# with the timer-driven task on CPU 0; one record per CPU, as run_multi.
+run_offsched_multi() {
+	sc=offsched
+	for c in $(echo "$cpus" | tr , ' '); do
+		offsched_setup "$c" > /tmp/setup.$c ||
+			echo "@@ unavailable offsched setup failed on CPU $c" >> /tmp/setup.$c
+	done
+	snapshot before > /tmp/snap
+	taskset -c 0 chrt -f 50 ./ftq --timer "$samples" -q "$quantum" > /tmp/hk.out 2>&1 &
+	hkpid=$!
+	for c in $(echo "$cpus" | tr , ' '); do
+		[ -s /tmp/setup.$c ] ||
+			echo start > /sys/devices/system/cpu/cpu$c/offsched/control
+	done
+	for c in $(echo "$cpus" | tr , ' '); do
+		[ -s /tmp/setup.$c ] || offsched_wait "$c"
+	done
+	wait $hkpid
+	hkrc=$?
+	snapshot after > /tmp/snap.after
+	for c in $(echo "$cpus" | tr , ' '); do
+		echo "@@ begin $sc $r"
+		if [ -s /tmp/setup.$c ]; then
+			cat /tmp/setup.$c
+			rc=1
+		else
+			offsched_record "$c"
+			rc=0
+		fi
+		if [ -n "$hkrc" ]; then
+			echo "@@ hk rc=$hkrc"
+			cat /tmp/hk.out
+			hkrc=
+		fi
+		echo "@@ end $sc $r rc=$rc"
+	done
+}
+
+# offsched_record CPU: the records of the service's run on CPU.
+offsched_record() {
+	d=/sys/devices/system/cpu/cpu$1/offsched
 	{
-		cat /tmp/snap
-		snapshot after
+		echo "@@ cpu"
+		echo "$1"
+		cat /tmp/snap /tmp/snap.after
 		echo "@@ offsched state=$(cat $d/state)"
 		# The same records as the user probe's output.
 		set -- $(cat $d/run_tsc)
@@ -205,8 +318,15 @@ run_offsched() {
 # the housekeeping CPUs, vmstat folds every 10 s).  Only the launcher's
 # placement applies to every boot.
 ncpu=$(grep -c ^processor /proc/cpuinfo)
-hk=$(printf '%x' $(( ((1 << ncpu) - 1) & ~(1 << cpu) & ~(1 << ${pair:-$cpu}) )))
-hklist=$(seq 0 $((ncpu - 1)) | grep -vx -e "$cpu" -e "${pair:-$cpu}" | paste -sd,)
+# the CPUs measured, one at a time or all at once (compare.cpus)
+measured=$(echo "${cpus:-$cpu}${pair:+,$pair}" | tr , '\n')
+hk=0 hklist=
+for c in $(seq 0 $((ncpu - 1))); do
+	echo "$measured" | grep -qx "$c" && continue
+	hk=$((hk | (1 << c)))
+	hklist=${hklist:+$hklist,}$c
+done
+hk=$(printf '%x' $hk)
 # In every boot, this script and what it starts run on the housekeeping
 # CPUs, as a partitioned node runs its services (cpu-partitioning sets
 # systemd's CPUAffinity): each launcher moves itself to the measured CPU.
@@ -219,7 +339,7 @@ if grep -q 'nohz_full=' /proc/cmdline; then
 	[ -f /proc/sys/kernel/watchdog_cpumask ] &&
 		echo "$hklist" > /proc/sys/kernel/watchdog_cpumask
 	echo 10 > /proc/sys/vm/stat_interval
-	echo "# compare: tuned for nohz_full=${pair:-$cpu}: housekeeping CPUs $hklist;" \
+	echo "# compare: tuned for nohz_full=${pair:-${cpus:-$cpu}}: housekeeping CPUs $hklist;" \
 		$(tr ' ' '\n' < /proc/cmdline | grep -E '^(nohz_full|rcu_nocbs|isolcpus|irqaffinity|nosoftlockup)=?')
 fi
 
@@ -240,6 +360,20 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 	r=1
 	while [ $r -le "$repeats" ]; do
 		echo "# compare: scenario $sc, run $r of $repeats"
+		if [ -n "$cpus" ]; then
+			case $sc in
+			offsched) run_offsched_multi ;;
+			nohz) rt_unthrottled run_multi "$sc" ;;
+			cfs|fifo|notick|notick-isolate|nohz-cfs|nohz-throttled|mainline-cfs|mainline-fifo)
+				run_multi "$sc" ;;
+			*)
+				echo "@@ begin $sc $r"
+				echo "@@ unavailable not with compare.cpus="
+				echo "@@ end $sc $r rc=1" ;;
+			esac > $data 2>&1
+			n=$((n + 1)) r=$((r + 1))
+			continue
+		fi
 		case $sc in
 		paired|paired-gettime)
 			if [ -z "$pair" ]; then
@@ -257,17 +391,11 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 		{
 			echo "@@ begin $sc $r"
 			case $sc in
-			cfs|mainline-cfs) run_user "$sc" taskset -c "$cpu" ;;
-			fifo|mainline-fifo) run_user "$sc" taskset -c "$cpu" chrt -f 99 ;;
-			nohz) rt_unthrottled run_user "$sc" taskset -c "$cpu" chrt -f 99 ;;
-			nohz-throttled) run_user "$sc" taskset -c "$cpu" chrt -f 99 ;;
-			steps-notick) run_steps notickctl --cpu "$cpu" -- ;;
-			steps-nohz-cfs|steps-cfs|steps-mainline-cfs) run_steps taskset -c "$cpu" ;;
-			steps-nohz) rt_unthrottled run_steps taskset -c "$cpu" chrt -f 99 ;;
-			nohz-cfs) run_user "$sc" taskset -c "$cpu" ;;
-			notick) run_user notick notickctl --cpu "$cpu" -- ;;
-			notick-isolate)
-				run_user notick-isolate notickctl --isolate --cpu "$cpu" -- ;;
+			nohz) rt_unthrottled run_user "$sc" ;;
+			cfs|mainline-cfs|fifo|mainline-fifo|nohz-throttled|nohz-cfs|notick|notick-isolate)
+				run_user "$sc" ;;
+			steps-nohz) rt_unthrottled run_steps ;;
+			steps-*) run_steps ;;
 			icount|mainline-icount|icount-jump|mainline-icount-jump)
 				# One CPU under QEMU's -icount: only the exact
 				# price of getppid(), in guest instructions.
