@@ -27,6 +27,7 @@ for arg in $(cat /proc/cmdline); do
 	compare.cpus=*) cpus=${arg#*=} ;;
 	esac
 done
+cpulist=$(echo "$cpus" | tr , ' ')
 samples=$((duration * 1000000 / quantum))
 data=/dev/ttyS2
 T=/sys/kernel/tracing
@@ -166,23 +167,35 @@ run_paired() {
 	echo "@@ end $sc-nohz $r rc=$rc2"
 }
 
+# hk_start: the timer-driven task on the housekeeping CPU 0 (ftq
+# --timer, SCHED_FIFO as such tasks run) while several CPUs are probed;
+# hk_once, after "wait $hkpid; hkrc=$?": its records, the first time only.
+hk_start() {
+	taskset -c 0 chrt -f 50 ./ftq --timer "$samples" -q "$quantum" > /tmp/hk.out 2>&1 &
+	hkpid=$!
+}
+hk_once() {
+	[ -n "$hkrc" ] || return 0
+	echo "@@ hk rc=$hkrc"
+	cat /tmp/hk.out
+	hkrc=
+}
+
 # run_multi SCENARIO: the probe on every CPU of compare.cpus at once,
-# each started as SCENARIO starts it, and meanwhile a timer-driven task
-# on the housekeeping CPU 0 (ftq --timer, SCHED_FIFO as such tasks run).
-# One record per CPU; the first also has the timer's lateness.
+# each started as SCENARIO starts it, and meanwhile the timer-driven task
+# on CPU 0. One record per CPU; the first also has the timer's lateness.
 run_multi() {
 	sc=$1
 	trace_setup
 	snapshot before > /tmp/snap
 	echo 1 > $T/tracing_on
-	taskset -c 0 chrt -f 50 ./ftq --timer "$samples" -q "$quantum" > /tmp/hk.out 2>&1 &
-	hkpid=$!
-	for c in $(echo "$cpus" | tr , ' '); do
+	hk_start
+	for c in $cpulist; do
 		launch "$sc" "$c" ./ftq -q "$quantum" -n "$samples" -g "$gap" \
 			> /tmp/ftq.$c.out 2> /tmp/ftq.$c.err &
 		echo $! > /tmp/pid.$c
 	done
-	for c in $(echo "$cpus" | tr , ' '); do
+	for c in $cpulist; do
 		wait "$(cat /tmp/pid.$c)"
 		echo $? > /tmp/rc.$c
 	done
@@ -191,14 +204,10 @@ run_multi() {
 	sleep 0.2
 	echo 0 > $T/tracing_on
 	snapshot after > /tmp/snap.after
-	for c in $(echo "$cpus" | tr , ' '); do
+	for c in $cpulist; do
 		echo "@@ begin $sc $r"
 		emit "$c" "$(cat /tmp/rc.$c)" /tmp/ftq.$c.out /tmp/ftq.$c.err
-		if [ -n "$hkrc" ]; then
-			echo "@@ hk rc=$hkrc"
-			cat /tmp/hk.out
-			hkrc=
-		fi
+		hk_once
 		echo "@@ end $sc $r rc=$(cat /tmp/rc.$c)"
 	done
 }
@@ -258,24 +267,23 @@ run_offsched() {
 # with the timer-driven task on CPU 0; one record per CPU, as run_multi.
 run_offsched_multi() {
 	sc=offsched
-	for c in $(echo "$cpus" | tr , ' '); do
+	for c in $cpulist; do
 		offsched_setup "$c" > /tmp/setup.$c ||
 			echo "@@ unavailable offsched setup failed on CPU $c" >> /tmp/setup.$c
 	done
 	snapshot before > /tmp/snap
-	taskset -c 0 chrt -f 50 ./ftq --timer "$samples" -q "$quantum" > /tmp/hk.out 2>&1 &
-	hkpid=$!
-	for c in $(echo "$cpus" | tr , ' '); do
+	hk_start
+	for c in $cpulist; do
 		[ -s /tmp/setup.$c ] ||
 			echo start > /sys/devices/system/cpu/cpu$c/offsched/control
 	done
-	for c in $(echo "$cpus" | tr , ' '); do
+	for c in $cpulist; do
 		[ -s /tmp/setup.$c ] || offsched_wait "$c"
 	done
 	wait $hkpid
 	hkrc=$?
 	snapshot after > /tmp/snap.after
-	for c in $(echo "$cpus" | tr , ' '); do
+	for c in $cpulist; do
 		echo "@@ begin $sc $r"
 		if [ -s /tmp/setup.$c ]; then
 			cat /tmp/setup.$c
@@ -284,11 +292,7 @@ run_offsched_multi() {
 			offsched_record "$c"
 			rc=0
 		fi
-		if [ -n "$hkrc" ]; then
-			echo "@@ hk rc=$hkrc"
-			cat /tmp/hk.out
-			hkrc=
-		fi
+		hk_once
 		echo "@@ end $sc $r rc=$rc"
 	done
 }
