@@ -10,7 +10,7 @@ NTT=/tests/notick/ntt
 T=/tmp/notick-smp
 mkdir -p $T
 
-ktap_plan 9
+ktap_plan 11
 ktap_note "kernel $(uname -r); $(grep -c ^processor /proc/cpuinfo) CPUs; cmdline: $(cat /proc/cmdline)"
 
 housekeeping_on_cpu0
@@ -35,6 +35,22 @@ ktap_check "three SCHED_NOTICK threads (CPUs 1-3): 0 LOC on each after 100 ms ($
 dump $T/race
 ktap_check "1000 rounds of two admissions for CPU 1 from CPUs 2 and 3: one winner and one EBUSY each time ($(kv $T/race one_winner))" \
 	'[ "$(kv $T/race one_winner)" = 1000 ] && [ "$(kv $T/race sysfs_pid)" = 0 ]'
+
+# Admission against the target's exit, and against an affinity change,
+# each from another CPU at the same moment: every round ends one of the
+# documented ways, the state is consistent, and an exit releases the CPU.
+"$NTT" race2 exit 1 1000 2 3 > $T/race_exit 2>&1
+dump $T/race_exit
+ktap_check "1000 rounds of admission vs exit (admitted $(kv $T/race_exit admitted), ESRCH $(kv $T/race_exit esrch)): no other errno, CPU 1 released each time" \
+	'[ "$(kv $T/race_exit rounds)" = 1000 ] && [ "$(kv $T/race_exit other)" = 0 ] &&
+	 [ "$(kv $T/race_exit einval)" = 0 ] && [ "$(kv $T/race_exit eagain)" = 0 ] &&
+	 [ "$(kv $T/race_exit leaked)" = 0 ] && [ "$(kv $T/race_exit sysfs_pid)" = 0 ]'
+"$NTT" race2 affinity 1 1000 2 3 > $T/race_aff 2>&1
+dump $T/race_aff
+ktap_check "1000 rounds of admission vs sched_setaffinity (admitted $(kv $T/race_aff admitted), EINVAL $(kv $T/race_aff einval), EAGAIN $(kv $T/race_aff eagain); affinity EBUSY $(kv $T/race_aff affinity_ebusy)): consistent, no other errno, none leaked" \
+	'[ "$(kv $T/race_aff rounds)" = 1000 ] && [ "$(kv $T/race_aff inconsistent)" = 0 ] &&
+	 [ "$(kv $T/race_aff other)" = 0 ] && [ "$(kv $T/race_aff esrch)" = 0 ] &&
+	 [ "$(kv $T/race_aff leaked)" = 0 ] && [ "$(kv $T/race_aff sysfs_pid)" = 0 ]'
 
 # --- a cpuset moves an admitted thread onto another owned CPU --------------
 CG=/sys/fs/cgroup

@@ -89,6 +89,14 @@
  *	and CPU_B ask at the same moment for SCHED_NOTICK, one for each;
  *	the winner goes back to SCHED_NORMAL. Prints how many rounds had
  *	exactly one winner and one EBUSY, and the others.
+ *   ntt race2 exit|affinity CPU ROUNDS CPU_A CPU_B
+ *	ROUNDS times, a fresh process bound to CPU and, from CPU_A, a
+ *	request to make it SCHED_NOTICK at the same moment as (exit) the
+ *	process exits, or (affinity) CPU_B widens its mask to CPU 0 and
+ *	CPU. Prints how the requests ended, rounds whose outcome is
+ *	inconsistent (admitted but not owner, owner with a wide mask, both
+ *	requests won) and rounds that left CPU owned after the process
+ *	died (leaked).
  *   ntt dlrt CPU
  *	A SCHED_NOTICK spinner on CPU; two SCHED_DEADLINE tasks run 0.5 s
  *	(one is pushed to CPU); then a SCHED_FIFO 10 task allowed on CPU 0
@@ -1458,6 +1466,107 @@ static int cmd_race(int cpu, int rounds, int ca, int cb)
 }
 
 /*
+ * Admission racing with the target's exit, or with an affinity change,
+ * from other CPUs (see the top of the file). sh[0]: round to start;
+ * sh[1], sh[2]: callers' last round done; sh[3], sh[4]: their errnos;
+ * sh[5]: the target is running (exit mode).
+ */
+static int cmd_race2(const char *mode, int cpu, int rounds, int ca, int cb)
+{
+	volatile int *sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int exit_mode = !strcmp(mode, "exit"), r, k, bad = 0, won = 0;
+	int esrch = 0, einval = 0, eagain = 0, ebusy = 0, other = 0, leaked = 0;
+	pid_t target = 0, caller[2];
+	cpu_set_t one, two, m;
+
+	if (sh == MAP_FAILED)
+		die("mmap");
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	two = one;
+	CPU_SET(0, &two);
+	bind_cpu(0);
+	for (k = 0; k < (exit_mode ? 1 : 2); k++) {
+		caller[k] = xfork();
+		if (caller[k] == 0) {
+			bind_cpu(k ? cb : ca);
+			for (r = 1; r <= rounds; r++) {
+				while (sh[0] < r)
+					;
+				if (k == 0)
+					sh[3] = set_policy_pid(sh[6], SCHED_NOTICK);
+				else
+					sh[4] = sched_setaffinity(sh[6], sizeof(two), &two) ?
+						errno : 0;
+				__sync_synchronize();
+				sh[1 + k] = r;
+			}
+			_exit(0);
+		}
+	}
+	if (exit_mode)
+		sh[2] = rounds;
+	for (r = 1; r <= rounds; r++) {
+		sh[5] = 0;
+		target = xfork();
+		if (target == 0) {
+			bind_cpu(cpu);
+			sh[5] = 1;
+			if (exit_mode) {
+				while (sh[0] < r)
+					;
+				_exit(0);
+			}
+			for (;;)
+				pause();
+		}
+		while (!sh[5])
+			;
+		if (!exit_mode)
+			sleep_s(0.001);	/* asleep in pause() */
+		sh[6] = target;
+		__sync_synchronize();
+		sh[0] = r;
+		while (sh[1] < r || sh[2] < r)
+			;
+		if (!exit_mode) {
+			/* admitted exactly when it is SCHED_NOTICK, owns the
+			 * CPU and is bound to it alone */
+			int pol = task_policy(target), ok;
+
+			if (sched_getaffinity(target, sizeof(m), &m))
+				die("sched_getaffinity");
+			ok = (pol == SCHED_NOTICK) == (sh[3] == 0) &&
+			     (pol == SCHED_NOTICK) == (sysfs_pid(cpu) == target) &&
+			     (pol != SCHED_NOTICK || CPU_EQUAL(&m, &one)) &&
+			     !(sh[3] == 0 && sh[4] == 0);
+			bad += !ok;
+			ebusy += sh[4] == EBUSY;
+		}
+		won += sh[3] == 0;
+		esrch += sh[3] == ESRCH;
+		einval += sh[3] == EINVAL;
+		eagain += sh[3] == EAGAIN;
+		other += sh[3] && sh[3] != ESRCH && sh[3] != EINVAL &&
+			 sh[3] != EAGAIN;
+		kill(target, SIGKILL);
+		waitpid(target, NULL, 0);
+		/* released by the time the task is gone (within 1 s) */
+		for (k = 0; k < 1000 && sysfs_pid(cpu) != 0; k++)
+			sleep_s(0.001);
+		leaked += sysfs_pid(cpu) != 0;
+	}
+	for (k = 0; k < (exit_mode ? 1 : 2); k++)
+		waitpid(caller[k], NULL, 0);
+	printf("rounds=%d\nadmitted=%d\nesrch=%d\neinval=%d\neagain=%d\nother=%d\n",
+	       rounds, won, esrch, einval, eagain, other);
+	printf("affinity_ebusy=%d\ninconsistent=%d\nleaked=%d\nsysfs_pid=%ld\n",
+	       ebusy, bad, leaked, sysfs_pid(cpu));
+	return 0;
+}
+
+/*
  * cpupri after a SCHED_DEADLINE task has visited the SCHED_NOTICK CPU: two
  * deadline tasks run for a while (one is pushed to cpu), then a FIFO 10
  * task allowed on CPU 0 and cpu wakes while a FIFO 50 task bound to CPU 0
@@ -1656,6 +1765,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "race") && argc == 6)
 		return cmd_race(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]),
 				atoi(argv[5]));
+	if (!strcmp(argv[1], "race2") && argc == 7)
+		return cmd_race2(argv[2], atoi(argv[3]), atoi(argv[4]),
+				 atoi(argv[5]), atoi(argv[6]));
 	if (!strcmp(argv[1], "dlrt") && argc == 3)
 		return cmd_dlrt(atoi(argv[2]));
 	if (!strcmp(argv[1], "multi") && argc >= 4)
