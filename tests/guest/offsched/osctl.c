@@ -69,6 +69,7 @@ static const struct {
 	{ ENODEV, "ENODEV" }, { EINVAL, "EINVAL" }, { ERANGE, "ERANGE" },
 	{ ENOSYS, "ENOSYS" }, { ETIMEDOUT, "ETIMEDOUT" }, { ENODATA, "ENODATA" },
 	{ EFAULT, "EFAULT" }, { ENOTTY, "ENOTTY" }, { EEXIST, "EEXIST" },
+	{ EACCES, "EACCES" },
 };
 
 static void print_result(int ret, int err)

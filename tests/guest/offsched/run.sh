@@ -4,7 +4,7 @@
 # the ftq and echo services on CPU 1 through sysfs and /dev/offsched.
 . ../lib/ktap.sh
 
-ktap_plan 173
+ktap_plan 176
 
 . ./lib.sh
 . ../lib/kexec.sh
@@ -56,6 +56,27 @@ ktap_check "refused writes changed nothing" \
 	'[ "$(cat $C1/service)" = none ] && [ "$(cat $C1/quantum_ns)" = 1000000 ] &&
 	 [ "$(cat $C1/samples)" = 1000 ] && [ "$(cat $C1/state)" = idle ] &&
 	 [ "$(cat $ONLINE1)" = 1 ]'
+
+# --- an unprivileged user (uid/gid 65534, no capabilities) ------------------
+# Every write to the management files and opening /dev/offsched (for its
+# ioctl and mmap) is refused by their modes (root's, 0644/0200 and 0600):
+# EACCES, and nothing changes.
+DROP=/tests/notickctl/ntprobe
+snap_files() { for f in $C0/* $C1/*; do [ -r "$f" ] && [ ! -d "$f" ] && echo "$f $(cat "$f" 2>/dev/null | head -c 64)"; done; }
+snap_files > /tmp/os.before
+bad=
+for f in service control quantum_ns samples gap_ns fwq_work fwq_reps; do
+	for d in $C0 $C1; do
+		r=$($DROP drop $ctl write $d/$f 1000 2>&1)
+		[ "$r" = EACCES ] || bad="$bad ${d##*/cpu/}/$f:$r"
+	done
+done
+r=$($DROP drop $ctl attach 1 2>&1)
+snap_files > /tmp/os.after
+ktap_check "uid 65534: every management write refused (EACCES)${bad:+, not:$bad}" '[ -z "$bad" ]'
+ktap_check "uid 65534: /dev/offsched refused, so no ioctl or mmap ($r)" '[ "$r" = EACCES ]'
+ktap_check "uid 65534: nothing changed ($(wc -l < /tmp/os.before) files read back the same)" \
+	'cmp -s /tmp/os.before /tmp/os.after && [ "$(cat $ONLINE1)" = 1 ]'
 
 # --- ftq gap and FWQ settings -------------------------------------------------
 ktap_check "ftq defaults: gap_ns 2000, fwq_work 100000, fwq_reps 1000 ($(cat $C1/gap_ns) $(cat $C1/fwq_work) $(cat $C1/fwq_reps))" \
