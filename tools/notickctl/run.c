@@ -177,24 +177,26 @@ struct admission {
 };
 
 /*
- * Wait, for a bounded time, until thread @tid is asleep: pinning a
+ * Wait, for up to a second, until thread @tid is asleep: pinning a
  * sleeping thread only changes its mask, where a running one would be
- * pushed to the CPU by the CPU's stopper.
+ * pushed to the CPU by the CPU's stopper. Sleeping between looks lets it
+ * run when it shares our CPU (sched_yield() would not, under CFS).
  */
 static void wait_asleep(pid_t tid)
 {
+	const struct timespec pause = { .tv_nsec = 200000 };
 	char path[64], *text, *p;
 	int i, running;
 
 	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)tid);
-	for (i = 0; i < 1000; i++) {
+	for (i = 0; i < 5000; i++) {
 		text = nt_read_file(path);
 		p = text ? strrchr(text, ')') : NULL;
 		running = p && p[1] == ' ' && p[2] == 'R';
 		free(text);
 		if (!running)
 			return;
-		sched_yield();
+		nanosleep(&pause, NULL);
 	}
 }
 
