@@ -9,10 +9,11 @@
  *   osctl attach CPU            OFFSCHED_IOC_ATTACH; prints OK or errno name
  *   osctl private CPU           attach, then mmap(MAP_PRIVATE); same output
  *   osctl gaps FILE START END   read u64 (start, end) gap pairs; prints
- *                               "bytes=B n=N bad=X unordered=Y last=S,E":
- *                               X pairs not START <= start < end <= END, Y
- *                               pairs that start before the previous one
- *                               ended, S,E the last pair (0,0 if none)
+ *                               "bytes=B n=N bad=X unordered=Y lost=L
+ *                               last=S,E": X pairs not START <= start <
+ *                               end <= END, Y pairs that start before the
+ *                               previous one ended, L the gaps' total
+ *                               length, S,E the last pair (0,0 if none)
  *   osctl fwq FILE              read u64 FWQ results; prints
  *                               "bytes=B n=N zero=Z min=A max=B"
  *   osctl shm CPU               prints "status=S samples_done=N messages=M
@@ -144,7 +145,7 @@ static int do_results(const char *file)
 static int do_gaps(const char *file, uint64_t start, uint64_t end)
 {
 	uint64_t pair[2], n = 0, bytes = 0, bad = 0, unordered = 0, prev = 0;
-	uint64_t last[2] = { 0, 0 };
+	uint64_t lost = 0, last[2] = { 0, 0 };
 	FILE *f = fopen(file, "r");
 	size_t got;
 
@@ -162,13 +163,15 @@ static int do_gaps(const char *file, uint64_t start, uint64_t end)
 		if (pair[0] < prev)
 			unordered++;
 		prev = pair[1];
+		if (pair[1] > pair[0])
+			lost += pair[1] - pair[0];
 		last[0] = pair[0];
 		last[1] = pair[1];
 	}
 	fclose(f);
 	printf("bytes=%" PRIu64 " n=%" PRIu64 " bad=%" PRIu64
-	       " unordered=%" PRIu64 " last=%" PRIu64 ",%" PRIu64 "\n",
-	       bytes, n, bad, unordered, last[0], last[1]);
+	       " unordered=%" PRIu64 " lost=%" PRIu64 " last=%" PRIu64 ",%" PRIu64 "\n",
+	       bytes, n, bad, unordered, lost, last[0], last[1]);
 	return 0;
 }
 

@@ -85,7 +85,7 @@ ktap_check "ftq defaults: gap_ns 2000, fwq_work 100000, fwq_reps 1000 ($(cat $C1
 ktap_check "nothing recorded before the first run ($(cat $C1/run_tsc))" \
 	'[ "$(cat $C1/gaps_done)" = 0 ] && [ "$(cat $C1/gaps_lost)" = 0 ] &&
 	 [ "$(cat $C1/fwq_done)" = 0 ] && [ "$(cat $C1/run_tsc)" = "0 0" ] &&
-	 [ "$($ctl gaps $C1/gaps 0 0)" = "bytes=0 n=0 bad=0 unordered=0 last=0,0" ] &&
+	 [ "$($ctl gaps $C1/gaps 0 0)" = "bytes=0 n=0 bad=0 unordered=0 lost=0 last=0,0" ] &&
 	 [ "$(field bytes "$($ctl fwq $C1/fwq)")" = 0 ]'
 expect "gap threshold below 100 ns is refused" $C1/gap_ns 99 ERANGE
 expect "gap threshold above 1 s is refused" $C1/gap_ns 1000000001 ERANGE
