@@ -71,8 +71,10 @@ test:
 # The host tests need no kernel: "make test SUITES=host" builds none.
 TEST_NEEDS := $(if $(filter-out host,$(SUITES)),initramfs,$(if $(SUITES),deps,initramfs))
 
+# make test KASAN=1: the offsched and notick suites (or SUITES) on the test
+# kernel built again with KASAN and UBSAN (qemu/config/kasan.config).
 _test: $(TEST_NEEDS)
-	@tests/harness.sh -f test $(SUITES)
+	@tests/harness.sh -f test $(if $(KASAN),-x kasan $(or $(SUITES),offsched notick),$(SUITES))
 
 shell:
 	+@$(LOCKED) initramfs

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Run the in-guest test suites (one QEMU boot each) and the host-side unit
 # tests; print one line per test and a last line "N passed, N failed".
-#   tests/harness.sh [-f FLAVOUR] [SUITE...]
+#   tests/harness.sh [-f FLAVOUR] [-x FRAG] [SUITE...]
+# -x FRAG: every suite boots only on the kernel built with the config
+# fragment FRAG (make test KASAN=1: -x kasan), with three times its time
+# limit (the sanitizers slow the guest), and not on its kernels file's.
 # Guest suites are the directories tests/guest/<suite>/ that have a run.sh;
 # optional files there: timeout (seconds, default 300), cmdline (extra
 # kernel arguments for the suite's boot), cpus (the guest's CPU count,
@@ -28,7 +31,7 @@
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../qemu/lib.sh"
 
-flavour=test
+flavour=test only=
 pass=0 fail=0 skip=0 xfail=0
 result() {	# result PASS|FAIL|SKIP|XFAIL name [detail]
 	case $1 in
@@ -105,6 +108,7 @@ run_guest_suite() {
 	if [ -n "$frag" ]; then
 		name="$s[$frag]" out=$BUILD/test/$s-$frag kernel=(-k "$flavour-$frag")
 		kdesc="$flavour-$frag" args+=("notick.kernel=$frag")
+		[ "$frag" = "$only" ] && limit=$((limit * 3))
 	fi
 	say "suite $name: booting ($kdesc kernel, -cpu $cpu -smp $cpus${args[*]:+, ${args[*]}}, limit ${limit}s)"
 	with_heartbeat "suite $name" boot -f "$flavour" "${kernel[@]}" -s "$s" -o "$out" -t "$limit" \
@@ -178,6 +182,10 @@ build_kernel() { "$TOP/qemu/kernel.sh" -x "$1" "$flavour"; }
 # run_suite SUITE: its boot, then one per line of its kernels file
 run_suite() {
 	local s=$1 frag
+	if [ -n "$only" ]; then
+		run_guest_suite "$s" "$only"
+		return
+	fi
 	run_guest_suite "$s"
 	[ -f "$TOP/tests/guest/$s/kernels" ] || return 0
 	while read -r frag; do
@@ -225,6 +233,7 @@ run_host_tests() {
 main() {
 	local s suites
 	if [ "${1:-}" = -f ]; then flavour=$2; shift 2; fi
+	if [ "${1:-}" = -x ]; then only=$2; shift 2; fi
 	suites=("$@")
 	if [ ${#suites[@]} = 0 ]; then
 		for s in "$TOP"/tests/guest/*/; do
@@ -235,7 +244,12 @@ main() {
 	# A Ctrl-C stops the whole run, not just the current step.
 	trap 'echo "interrupted" >&2; trap - INT; kill -INT $$' INT
 	trap 'trap - TERM; kill -TERM $$' TERM
-	say "kernel $(cat "$BUILD/obj-$flavour/kernelrelease" 2>/dev/null) ($flavour), suites: ${suites[*]}"
+	if [ -n "$only" ] && ! build_kernel "$only" < /dev/null; then
+		result FAIL "the $flavour-$only kernel builds" "see build/obj-$flavour-$only/build.log"
+		echo "$pass passed, $fail failed"
+		return 1
+	fi
+	say "kernel $(cat "$BUILD/obj-$flavour${only:+-$only}/kernelrelease" 2>/dev/null) ($flavour${only:+-$only}), suites: ${suites[*]}"
 	for s in "${suites[@]}"; do
 		if [ "$s" = host ]; then run_host_tests; else run_suite "$s"; fi
 	done

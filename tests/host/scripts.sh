@@ -14,7 +14,7 @@ notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; sed 's/^/# /' "$tmp/err" 2> /dev/null | tail -n 5; fi; }
 
 echo "TAP version 13"
-echo "1..14"
+echo "1..15"
 
 # --- qemu/kernel.sh: a fragment option that does not stick ---
 # A fake kernel tree: "make tinyconfig" writes an empty .config and the
@@ -95,6 +95,25 @@ rm -f "$tmp/boots"
 variants 1 > "$tmp/out" 2> "$tmp/err"
 check "harness: a variant kernel that does not build is a failure, not a skip" \
 	'grep -q "^FAIL notickctl\[notick-off\]: the test-notick-off kernel builds" "$tmp/out" && [ "$(grep -c "^boot" "$tmp/boots")" = 1 ]'
+# -x FRAG (make test KASAN=1): only the FRAG kernel, three times the limit.
+rm -f "$tmp/boots"
+(
+	BUILD=$HB
+	. "$TOP/tests/harness.sh"
+	boot() {
+		local out=
+		echo "boot $*" >> "$tmp/boots"
+		while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+		mkdir -p "$out"
+		printf 'TAP version 13\n1..1\nok 1 - fine\n# notick: end of suite notickctl\n' > "$out/ktap.log"
+		: > "$out/console.log"
+	}
+	build_kernel() { echo "build $*" >> "$tmp/boots"; }
+	only=kasan
+	run_suite notickctl
+) > "$tmp/out" 2> "$tmp/err"
+check "harness: -x kasan boots notickctl once, on test-kasan, with 3x its limit" \
+	'[ "$(grep -c "^boot" "$tmp/boots")" = 1 ] && grep -q -- "-k test-kasan .*-t $((3 * $(cat "$TOP/tests/guest/notickctl/timeout" 2>/dev/null || echo 300))) .*notick.kernel=kasan$" "$tmp/boots" && grep -q "^PASS notickctl\[kasan\]: fine$" "$tmp/out"'
 
 # --- tap-merge.sh: its temporary file ---
 TM=$TOP/tools/notickctl/tests/tap-merge.sh
