@@ -68,7 +68,7 @@ check "harness: the guest's CPU count defaults to 2" \
 
 # A suite with a kernels file (notickctl: notick-off) boots once more on
 # that kernel, built first; the boot step and the build are replaced.
-variants() {	# variants BUILD_RC: run_suite notickctl, boots logged to boots
+variants() {	# variants BUILD_RC [ONLY]: run_suite notickctl (with -x ONLY), boots logged to boots
 	(
 		BUILD=$HB
 		. "$TOP/tests/harness.sh"
@@ -81,7 +81,7 @@ variants() {	# variants BUILD_RC: run_suite notickctl, boots logged to boots
 			: > "$out/console.log"
 		}
 		build_kernel() { echo "build $*" >> "$tmp/boots"; return "$BRC"; }
-		BRC=$1
+		BRC=$1 only=${2:-}
 		run_suite notickctl
 	)
 }
@@ -97,21 +97,7 @@ check "harness: a variant kernel that does not build is a failure, not a skip" \
 	'grep -q "^FAIL notickctl\[notick-off\]: the test-notick-off kernel builds" "$tmp/out" && [ "$(grep -c "^boot" "$tmp/boots")" = 1 ]'
 # -x FRAG (make test KASAN=1): only the FRAG kernel, three times the limit.
 rm -f "$tmp/boots"
-(
-	BUILD=$HB
-	. "$TOP/tests/harness.sh"
-	boot() {
-		local out=
-		echo "boot $*" >> "$tmp/boots"
-		while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
-		mkdir -p "$out"
-		printf 'TAP version 13\n1..1\nok 1 - fine\n# notick: end of suite notickctl\n' > "$out/ktap.log"
-		: > "$out/console.log"
-	}
-	build_kernel() { echo "build $*" >> "$tmp/boots"; }
-	only=kasan
-	run_suite notickctl
-) > "$tmp/out" 2> "$tmp/err"
+variants 0 kasan > "$tmp/out" 2> "$tmp/err"
 check "harness: -x kasan boots notickctl once, on test-kasan, with 3x its limit" \
 	'[ "$(grep -c "^boot" "$tmp/boots")" = 1 ] && grep -q -- "-k test-kasan .*-t $((3 * $(cat "$TOP/tests/guest/notickctl/timeout" 2>/dev/null || echo 300))) .*notick.kernel=kasan$" "$tmp/boots" && grep -q "^PASS notickctl\[kasan\]: fine$" "$tmp/out"'
 

@@ -45,7 +45,8 @@
 #define FLAG_KEEP_PARAMS	0x10
 #define GRACE "/proc/sys/kernel/sched_notick_grace_us"
 
-/* struct sched_attr, with room to pass sizes beyond it */
+/* struct sched_attr (glibc 2.36 has none; the uapi header's sched_param
+ * clashes with glibc's), with room to pass sizes beyond it */
 struct attr {
 	uint32_t size;
 	uint32_t sched_policy;
@@ -59,6 +60,7 @@ struct attr {
 	uint32_t sched_util_max;
 	unsigned char tail[4096];
 };
+#define ATTR_SIZE	56	/* up to sched_util_max */
 
 struct state {
 	uint32_t policy;
@@ -95,17 +97,17 @@ static long read_long(const char *path)
 
 static void get_state(struct state *s)
 {
-	struct attr a;
+	struct attr buf, *a = &buf;
 	char path[96];
 
-	memset(&a, 0, sizeof(a));
+	memset(a, 0, sizeof(*a));
 	memset(s, 0, sizeof(*s));
-	if (syscall(SYS_sched_getattr, 0, &a, 56, 0))
+	if (syscall(SYS_sched_getattr, 0, a, ATTR_SIZE, 0))
 		perror("ntfuzz: sched_getattr");
-	s->policy = a.sched_policy;
-	s->flags = a.sched_flags & FLAG_RESET_ON_FORK;
-	s->nice = a.sched_nice;
-	s->prio = a.sched_priority;
+	s->policy = a->sched_policy;
+	s->flags = a->sched_flags & FLAG_RESET_ON_FORK;
+	s->nice = a->sched_nice;
+	s->prio = a->sched_priority;
 	if (sched_getaffinity(0, sizeof(s->mask), &s->mask))
 		perror("ntfuzz: sched_getaffinity");
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/notick/pid", cpu);
@@ -149,6 +151,23 @@ static int documented(int e)
 	return 0;
 }
 
+/*
+ * A scheduling call's outcome: success or a documented errno; a failure
+ * changes nothing; a success gives the policy @want (-1: any).
+ */
+static void check_call(const char *what, int e, const struct state *before,
+		       const struct state *after, long want)
+{
+	counts[e < 4096 ? e : 4095]++;
+	if (e && !documented(e))
+		report(what, strerror(e));
+	if (e && !same_state(before, after))
+		report(what, "failed, but the state changed");
+	if (!e && want >= 0 && after->policy != (uint32_t)want)
+		report(what, "succeeded, but the policy is another");
+	check_owner(after, what);
+}
+
 static void set_mask(void)
 {
 	cpu_set_t m;
@@ -187,48 +206,40 @@ static void fuzz_setattr(char *what, size_t len)
 {
 	static const uint32_t sizes[] = { 48, 56, 56, 56, 0, 47, 57, 64, 4096 + 56 };
 	struct state before, after;
-	struct attr a;
+	struct attr buf, *a = &buf;
 	pid_t pid = 0;
-	long rc;
 	int e;
 
-	memset(&a, 0, sizeof(a));
-	a.size = rnd(4) ? sizes[rnd(sizeof(sizes) / sizeof(sizes[0]))] : (uint32_t)rnd(200);
-	a.sched_policy = pick_policy();
-	a.sched_flags = rnd(3) ? random() & 0x7f : (uint64_t)random() << rnd(60);
-	a.sched_nice = rnd(4) ? (int32_t)rnd(41) - 20 : (int32_t)random() - (int32_t)(RAND_MAX / 2);
-	a.sched_priority = pick_prio();
+	memset(a, 0, sizeof(*a));
+	a->size = rnd(4) ? sizes[rnd(sizeof(sizes) / sizeof(sizes[0]))] : (uint32_t)rnd(200);
+	a->sched_policy = pick_policy();
+	a->sched_flags = rnd(3) ? random() & 0x7f : (uint64_t)random() << rnd(60);
+	a->sched_nice = rnd(4) ? (int32_t)rnd(41) - 20 : (int32_t)random() - (int32_t)(RAND_MAX / 2);
+	a->sched_priority = pick_prio();
 	if (rnd(4) == 0) {
-		a.sched_runtime = 1000000 * rnd(3);
-		a.sched_deadline = 2000000 * rnd(3);
-		a.sched_period = 4000000 * rnd(3);
+		a->sched_runtime = 1000000 * rnd(3);
+		a->sched_deadline = 2000000 * rnd(3);
+		a->sched_period = 4000000 * rnd(3);
 	}
-	a.sched_util_min = rnd(1200);
-	a.sched_util_max = rnd(1200);
+	a->sched_util_min = rnd(1200);
+	a->sched_util_max = rnd(1200);
 	if (rnd(20) == 0)
-		a.tail[rnd(64)] = 1;	/* a non-zero byte past the struct */
+		a->tail[rnd(64)] = 1;	/* a non-zero byte past the struct */
 	switch (rnd(20)) {
 	case 0: pid = getpid(); break;
 	case 1: pid = 0x3ffffff0; break;	/* no such process */
 	case 2: pid = -1; break;
 	}
 	snprintf(what, len, "sched_setattr(pid %d, size %u, policy %u, flags %#llx, nice %d, prio %u)",
-		 pid, a.size, a.sched_policy, (unsigned long long)a.sched_flags,
-		 a.sched_nice, a.sched_priority);
+		 pid, a->size, a->sched_policy, (unsigned long long)a->sched_flags,
+		 a->sched_nice, a->sched_priority);
 
 	get_state(&before);
-	rc = syscall(SYS_sched_setattr, pid, &a, 0);
-	e = rc ? errno : 0;
+	e = syscall(SYS_sched_setattr, pid, a, 0) ? errno : 0;
 	get_state(&after);
-	counts[e < 4096 ? e : 4095]++;
-	if (e && !documented(e))
-		report(what, strerror(e));
-	if (e && !same_state(&before, &after))
-		report(what, "failed, but the state changed");
-	if (!e && !(a.sched_flags & (FLAG_KEEP_POLICY | FLAG_KEEP_PARAMS)) &&
-	    after.policy != a.sched_policy)
-		report(what, "succeeded, but the policy is another");
-	check_owner(&after, what);
+	check_call(what, e, &before, &after,
+		   a->sched_flags & (FLAG_KEEP_POLICY | FLAG_KEEP_PARAMS) ?
+		   -1 : (long)a->sched_policy);
 }
 
 static void fuzz_setscheduler(char *what, size_t len)
@@ -244,14 +255,8 @@ static void fuzz_setscheduler(char *what, size_t len)
 	get_state(&before);
 	e = sched_setscheduler(0, policy, &sp) ? errno : 0;
 	get_state(&after);
-	counts[e < 4096 ? e : 4095]++;
-	if (e && !documented(e))
-		report(what, strerror(e));
-	if (e && !same_state(&before, &after))
-		report(what, "failed, but the state changed");
-	if (!e && after.policy != ((uint32_t)policy & ~RESET_ON_FORK_POLICY))
-		report(what, "succeeded, but the policy is another");
-	check_owner(&after, what);
+	check_call(what, e, &before, &after,
+		   (long)((uint32_t)policy & ~RESET_ON_FORK_POLICY));
 }
 
 static void fuzz_sysctl(char *what, size_t len)
@@ -306,7 +311,7 @@ static void fuzz_sysctl(char *what, size_t len)
 int main(int argc, char **argv)
 {
 	unsigned long cases = 0, nattr = 0, nsched = 0, nsys = 0, i;
-	struct attr normal = { .size = 48 };
+	struct attr normal = { .size = 48 };	/* SCHED_ATTR_SIZE_VER0 */
 	struct timespec t0, t;
 	long grace0;
 	char what[256];
