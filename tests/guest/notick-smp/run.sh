@@ -21,13 +21,15 @@ ktap_check "4 CPUs online" '[ "$(grep -c ^processor /proc/cpuinfo)" = 4 ]'
 # --- two, then three tickless CPUs side by side ----------------------------
 "$NTT" multi 3 1 2 > $T/multi2 2>&1
 dump $T/multi2
-ktap_check "two SCHED_NOTICK threads (CPUs 1, 2): 0 LOC on each after 100 ms ($(kv $T/multi2 loc_delta_1), $(kv $T/multi2 loc_delta_2) in 3 s)" \
-	'[ "$(kv $T/multi2 loc_delta_1)" = 0 ] && [ "$(kv $T/multi2 loc_delta_2)" = 0 ] &&
+ktap_check "two SCHED_NOTICK threads (CPUs 1, 2): their ticks stopped, then 0 LOC on each ($(kv $T/multi2 loc_delta_1), $(kv $T/multi2 loc_delta_2) in 3 s)" \
+	'[ "$(kv $T/multi2 tick_stop_ms_1)" != -1 ] && [ "$(kv $T/multi2 tick_stop_ms_2)" != -1 ] &&
+	 [ "$(kv $T/multi2 loc_delta_1)" = 0 ] && [ "$(kv $T/multi2 loc_delta_2)" = 0 ] &&
 	 [ "$(kv $T/multi2 cpu_seen_1)" = 1 ] && [ "$(kv $T/multi2 cpu_seen_2)" = 2 ]'
 "$NTT" multi 3 1 2 3 > $T/multi3 2>&1
 dump $T/multi3
-ktap_check "three SCHED_NOTICK threads (CPUs 1-3): 0 LOC on each after 100 ms ($(kv $T/multi3 loc_delta_1), $(kv $T/multi3 loc_delta_2), $(kv $T/multi3 loc_delta_3) in 3 s)" \
-	'[ "$(kv $T/multi3 loc_delta_1)" = 0 ] && [ "$(kv $T/multi3 loc_delta_2)" = 0 ] &&
+ktap_check "three SCHED_NOTICK threads (CPUs 1-3): their ticks stopped, then 0 LOC on each ($(kv $T/multi3 loc_delta_1), $(kv $T/multi3 loc_delta_2), $(kv $T/multi3 loc_delta_3) in 3 s)" \
+	'! grep -q "^tick_stop_ms_.=-1$" $T/multi3 && [ "$(grep -c ^tick_stop_ms_ $T/multi3)" = 3 ] &&
+	 [ "$(kv $T/multi3 loc_delta_1)" = 0 ] && [ "$(kv $T/multi3 loc_delta_2)" = 0 ] &&
 	 [ "$(kv $T/multi3 loc_delta_3)" = 0 ] && [ "$(kv $T/multi3 cpu_seen_3)" = 3 ]'
 
 # --- admission races from two CPUs ----------------------------------------

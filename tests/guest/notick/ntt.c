@@ -17,10 +17,13 @@
  *	CPU, then set it to CPU alone: prints "widen=ERR same=ERR".
  *   ntt spin CPU SECONDS GPS
  *	A child becomes SCHED_NOTICK on CPU and spins in user space; the
- *	parent (on CPU 0) waits 100 ms, counts CPU's LOC interrupts over
- *	SECONDS while forcing GPS synchronize_rcu() calls, stops the child
- *	and prints what both saw as key=value lines, with the LOC count of
- *	the first 100 ms (fork, admission, first return to user space).
+ *	parent (on CPU 0) waits until the child spins and CPU's tick is
+ *	stopped (up to 10 s: tick_stop_ms=-1 if it never was), counts CPU's
+ *	LOC interrupts over SECONDS while forcing GPS synchronize_rcu()
+ *	calls, stops the child and prints what both saw as key=value lines,
+ *	with the LOC count from the fork to the stop (fork, admission, first
+ *	return to user space, and the CPU's own RCU callbacks queued
+ *	meanwhile, if it invokes them).
  *   ntt spin-files CPU SECONDS NFILES
  *	Like spin without grace periods, but the child creates and unlinks
  *	NFILES files in /tmp once admitted (RCU callbacks queued on CPU),
@@ -103,8 +106,8 @@
  *	and CPU wakes while a SCHED_FIFO 50 task spins on CPU 0. Prints the
  *	deadline tasks' samples on CPU and where the FIFO 10 task ran.
  *   ntt multi SECONDS CPU...
- *	One SCHED_NOTICK spinner on each CPU at once; after 100 ms, prints
- *	each CPU's LOC count over SECONDS.
+ *	One SCHED_NOTICK spinner on each CPU at once; once each CPU's tick
+ *	is stopped, prints its LOC count over SECONDS (as spin does).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -579,6 +582,43 @@ static pid_t start_spinner(struct shared *sh, int cpu)
 	return pid;
 }
 
+/* cpu's notick/tick_restarts counter, -1 if unreadable */
+static long long tick_restarts(int cpu)
+{
+	char path[96];
+	long long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/notick/tick_restarts", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n;
+}
+
+/*
+ * Once the spinner spins: how long CPU's tick then took to stop, in ms
+ * (up to 10 s; -1 if it did not). The migration and the admission keep
+ * it a while, and on a CPU that invokes its own RCU callbacks so do the
+ * callbacks queued meanwhile, until grace periods end: longer when the
+ * host is loaded.
+ */
+static double wait_tick_stopped(struct shared *sh, int cpu)
+{
+	double t0 = now_s(), t1;
+
+	while (!sh->loops && now_s() - t0 < 10)
+		sleep_s(0.001);
+	t1 = now_s();
+	while (!tick_stopped(cpu) && now_s() - t0 < 10)
+		sleep_s(0.001);
+	return sh->loops && tick_stopped(cpu) ? (now_s() - t1) * 1e3 : -1;
+}
+
 static void *idle_thread(void *arg)
 {
 	(void)arg;
@@ -613,17 +653,21 @@ static int force_grace_period(void)
 static int cmd_spin(int cpu, double seconds, int gps)
 {
 	struct shared *sh = shared_map();
-	long long locs, loc0, loc1;
+	long long locs, loc0, loc1, restarts0, restarts1;
 	int done = 0, tried = 0;
 	pid_t pid;
-	double t, gp_max = 0, user0;
+	double t, gp_max = 0, user0, stop_ms = 0;
 
 	bind_cpu(0);
 	user0 = cpu_user_s(cpu);
 	locs = loc_count(cpu);
 	pid = start_spinner(sh, cpu);
-	sleep_s(0.1);
+	if (spinner_notick)
+		stop_ms = wait_tick_stopped(sh, cpu);
+	else
+		sleep_s(0.1);
 	loc0 = loc_count(cpu);
+	restarts0 = tick_restarts(cpu);
 	for (t = 0; t < seconds; t += 1.0) {
 		sleep_s(1.0);
 		while (tried < gps * (t + 1) / seconds) {
@@ -636,10 +680,12 @@ static int cmd_spin(int cpu, double seconds, int gps)
 		}
 	}
 	loc1 = loc_count(cpu);
+	restarts1 = tick_restarts(cpu);
 	trace_mark("ntt: spin ends");
 	printf("loc_before=%lld\nloc_after=%lld\nloc_delta=%lld\n", loc0, loc1,
 	       loc1 - loc0);
-	printf("loc_first_100ms=%lld\n", loc0 - locs);
+	printf("loc_to_stop=%lld\ntick_stop_ms=%.0f\n", loc0 - locs, stop_ms);
+	printf("tick_restarts_in_window=%lld\n", restarts1 - restarts0);
 	printf("grace_periods=%d\ngp_max_ms=%.1f\n", done, gp_max * 1e3);
 	printf("loops_in_window=%llu\n", (unsigned long long)sh->loops);
 	sh->stop = 1;
@@ -1676,9 +1722,11 @@ static int cmd_multi(double seconds, int ncpus, char **cpus)
 		sh[i] = shared_map();
 		pid[i] = start_spinner(sh[i], atoi(cpus[i]));
 	}
-	sleep_s(0.1);
-	for (i = 0; i < ncpus; i++)
+	for (i = 0; i < ncpus; i++) {
+		printf("tick_stop_ms_%d=%.0f\n", atoi(cpus[i]),
+		       wait_tick_stopped(sh[i], atoi(cpus[i])));
 		loc0[i] = loc_count(atoi(cpus[i]));
+	}
 	sleep_s(seconds);
 	for (i = 0; i < ncpus; i++)
 		printf("loc_delta_%d=%lld\n", atoi(cpus[i]),
