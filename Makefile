@@ -4,6 +4,7 @@
 #   make compare-test   the benchmark: offsched vs SCHED_NOTICK vs mainline
 #   make test           every test: in-guest suites and host unit tests
 #   make test SUITES="smoke offsched"   only those suites ("host" = unit tests)
+#   make soak           the load suites for 10 min each (SOAK=seconds)
 #   make shell          boot the test kernel to an interactive shell
 #   make kernel         build the test kernel only
 #   make check-patches  checkpatch --strict on every patch
@@ -20,7 +21,7 @@ export BUILD
 export DURATION QUANTUM REPEATS CPUS CPU SCENARIOS GAP
 
 .PHONY: all deps tree kernel kernel-compare notickctl initramfs \
-	initramfs-compare test _test shell compare-test _compare-test \
+	initramfs-compare test _test soak _soak shell compare-test _compare-test \
 	check-patches build-check clean distclean
 
 all: initramfs
@@ -75,6 +76,16 @@ TEST_NEEDS := $(if $(filter-out host,$(SUITES)),initramfs,$(if $(SUITES),deps,in
 # kernel built again with KASAN and UBSAN (qemu/config/kasan.config).
 _test: $(TEST_NEEDS)
 	@tests/harness.sh -f test $(if $(KASAN),-x kasan $(or $(SUITES),offsched notick),$(SUITES))
+
+# make soak: the load suites (stress-ng beside a SCHED_NOTICK thread, then
+# beside an OFFSCHED service), SOAK seconds of load each instead of the 60
+# of make test.
+SOAK ?= 600
+soak:
+	+@$(LOCKED) _soak SOAK="$(SOAK)"
+
+_soak: initramfs
+	@NOTICK_LOAD="$(SOAK)" tests/harness.sh -f test notick-load offsched-load
 
 shell:
 	+@$(LOCKED) initramfs

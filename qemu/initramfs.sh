@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Pack the guest initramfs for one kernel flavour:
 #   busybox (static), util-linux taskset and chrt with their libraries,
-#   kexec-tools and the kernel image (test flavour),
+#   kexec-tools, stress-ng and the kernel image (test flavour),
 #   notickctl (static, when built), the kernel's modules, and every guest
 #   test suite tests/guest/<suite>/ (run.sh, data files, and each *.c
 #   compiled statically to /tests/<suite>/<name>).
@@ -33,6 +33,8 @@ copy_dynamic() {	# copy_dynamic BINARY [PATH IN THE GUEST]
 	done
 }
 for t in /usr/bin/taskset /usr/bin/chrt; do copy_dynamic "$t"; done
+# stress-ng, Debian's, for the load suites (qemu/deps.sh installs it)
+[ "$flavour" = test ] && copy_dynamic /usr/bin/stress-ng
 
 # The test kernel can kexec into itself (OFFSCHED suites): kexec-tools, as
 # unpacked by qemu/deps.sh, and the kernel image.
@@ -64,7 +66,7 @@ for d in "${suites[@]}"; do
 		case "$f" in
 		*.c) gcc $CFLAGS -o "$root/tests/$s/$(basename "$f" .c)" "$f" ||
 			die "cannot compile ${f#"$TOP"/}" ;;
-		*.h|*/timeout|*/cmdline|*/cpus|*/cpu|*/shutdown) ;;
+		*.h|*/timeout|*/cmdline|*/cpus|*/cpu|*/shutdown|*/load) ;;
 		*) cp "$f" "$root/tests/$s/" ;;
 		esac
 	done

@@ -105,6 +105,13 @@ run_guest_suite() {
 	[ -f "$TOP/tests/guest/$s/cpu" ] && cpu=$(cat "$TOP/tests/guest/$s/cpu")
 	# cmdline: extra kernel arguments for this suite's boot, if any
 	[ -f "$TOP/tests/guest/$s/cmdline" ] && read -ra args < "$TOP/tests/guest/$s/cmdline"
+	# load: a load suite, which runs notick.load= seconds of load (its own
+	# default unless NOTICK_LOAD is set, as make soak does), given that
+	# time twice over on top of its limit.
+	if [ -f "$TOP/tests/guest/$s/load" ] && [ -n "${NOTICK_LOAD:-}" ]; then
+		[[ $NOTICK_LOAD =~ ^[1-9][0-9]*$ ]] || { result FAIL "$s: NOTICK_LOAD=$NOTICK_LOAD is not a number of seconds"; return; }
+		args+=("notick.load=$NOTICK_LOAD") limit=$((limit + 2 * NOTICK_LOAD))
+	fi
 	if [ -n "$frag" ]; then
 		name="$s[$frag]" out=$BUILD/test/$s-$frag kernel=(-k "$flavour-$frag")
 		kdesc="$flavour-$frag" args+=("notick.kernel=$frag")

@@ -14,7 +14,7 @@ notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; sed 's/^/# /' "$tmp/err" 2> /dev/null | tail -n 5; fi; }
 
 echo "TAP version 13"
-echo "1..15"
+echo "1..18"
 
 # --- qemu/kernel.sh: a fragment option that does not stick ---
 # A fake kernel tree: "make tinyconfig" writes an empty .config and the
@@ -100,6 +100,37 @@ rm -f "$tmp/boots"
 variants 0 kasan > "$tmp/out" 2> "$tmp/err"
 check "harness: -x kasan boots notickctl once, on test-kasan, with 3x its limit" \
 	'[ "$(grep -c "^boot" "$tmp/boots")" = 1 ] && grep -q -- "-k test-kasan .*-t $((3 * $(cat "$TOP/tests/guest/notickctl/timeout" 2>/dev/null || echo 300))) .*notick.kernel=kasan$" "$tmp/boots" && grep -q "^PASS notickctl\[kasan\]: fine$" "$tmp/out"'
+
+# A load suite (a load file: notick-load) runs NOTICK_LOAD seconds of load
+# when it is set (make soak), its limit raised by twice that; else neither.
+load_boot() {	# load_boot [NOTICK_LOAD]: run_suite notick-load, its boot's arguments in boot-args
+	(
+		BUILD=$HB
+		. "$TOP/tests/harness.sh"
+		boot() {
+			local out=
+			printf '%s\n' "$@" > "$tmp/boot-args"
+			while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+			mkdir -p "$out"
+			printf 'TAP version 13\n1..1\nok 1 - fine\n# notick: end of suite notick-load\n' > "$out/ktap.log"
+			: > "$out/console.log"
+		}
+		if [ $# = 1 ]; then NOTICK_LOAD=$1; else unset NOTICK_LOAD; fi
+		run_guest_suite notick-load
+	)
+}
+limit=$(cat "$TOP/tests/guest/notick-load/timeout")
+rm -f "$tmp/boot-args"
+load_boot > "$tmp/out" 2> "$tmp/err"
+check "harness: a load suite boots with its own load and limit by default" \
+	'! grep -q "^notick.load=" "$tmp/boot-args" && grep -qx -- "$limit" "$tmp/boot-args" && grep -q "^PASS notick-load: fine$" "$tmp/out"'
+load_boot 600 > "$tmp/out" 2> "$tmp/err"
+check "harness: NOTICK_LOAD=600 (make soak): notick.load=600, limit raised by 1200" \
+	'grep -qx "notick.load=600" "$tmp/boot-args" && grep -qx -- "$((limit + 1200))" "$tmp/boot-args"'
+rm -f "$tmp/boot-args"
+load_boot 10m > "$tmp/out" 2> "$tmp/err"
+check "harness: NOTICK_LOAD=10m is refused, nothing booted" \
+	'[ ! -e "$tmp/boot-args" ] && grep -q "^FAIL notick-load: NOTICK_LOAD=10m is not a number of seconds" "$tmp/out"'
 
 # --- tap-merge.sh: its temporary file ---
 TM=$TOP/tools/notickctl/tests/tap-merge.sh

@@ -105,6 +105,10 @@
  *	(one is pushed to CPU); then a SCHED_FIFO 10 task allowed on CPU 0
  *	and CPU wakes while a SCHED_FIFO 50 task spins on CPU 0. Prints the
  *	deadline tasks' samples on CPU and where the FIFO 10 task ran.
+ *   ntt respond SECONDS
+ *	Every 500 ms for SECONDS, run /bin/true and wait for it (a shell
+ *	command's round trip, as a user waits for one): prints the number
+ *	run, the longest round trip in ms and how many took over 1 s.
  *   ntt multi SECONDS CPU...
  *	One SCHED_NOTICK spinner on each CPU at once; once each CPU's tick
  *	is stopped, prints its LOC count over SECONDS (as spin does).
@@ -1739,6 +1743,37 @@ static int cmd_multi(double seconds, int ncpus, char **cpus)
 	return 0;
 }
 
+static int cmd_respond(double seconds)
+{
+	double t0 = now_s(), worst = 0;
+	int n = 0, slow = 0, failed = 0;
+
+	while (now_s() - t0 < seconds) {
+		double t = now_s(), d;
+		pid_t pid = xfork();
+		int st;
+
+		if (pid == 0) {
+			execl("/bin/true", "true", (char *)NULL);
+			_exit(127);
+		}
+		if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+		    WEXITSTATUS(st))
+			failed++;
+		d = now_s() - t;
+		n++;
+		if (d > worst)
+			worst = d;
+		if (d > 1.0)
+			slow++;
+		if (d < 0.5)
+			sleep_s(0.5 - d);
+	}
+	printf("commands=%d\nfailed=%d\nworst_ms=%.0f\nover_1s=%d\n", n,
+	       failed, worst * 1e3, slow);
+	return 0;
+}
+
 static int cmd_membarrier(void)
 {
 	long q = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
@@ -1818,6 +1853,8 @@ int main(int argc, char **argv)
 				 atoi(argv[5]), atoi(argv[6]));
 	if (!strcmp(argv[1], "dlrt") && argc == 3)
 		return cmd_dlrt(atoi(argv[2]));
+	if (!strcmp(argv[1], "respond") && argc == 3)
+		return cmd_respond(atof(argv[2]));
 	if (!strcmp(argv[1], "multi") && argc >= 4)
 		return cmd_multi(atof(argv[2]), argc - 3, argv + 3);
 usage:

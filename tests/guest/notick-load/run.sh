@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# SCHED_NOTICK under load: stress-ng on the housekeeping CPU 0 for
+# notick.load= seconds (60 in make test, 600 in make soak) while a
+# SCHED_NOTICK thread spins on CPU 1. The system stays responsive (a
+# command answers within 1 s throughout), the thread keeps its CPU with
+# its tick stopped and takes no local timer interrupt while nothing else
+# is queued there, and RCU does not stall. Then stress-ng pinned to CPU 1
+# itself: it makes progress through the thread's yields.
+. ../lib/ktap.sh
+. ../lib/nt.sh
+
+NTT=$PWD/../notick/ntt
+CPU=1
+SYS=/sys/devices/system/cpu/cpu$CPU/notick
+T=/tmp/notick-load
+mkdir -p $T
+LOAD=60
+for a in $(cat /proc/cmdline); do
+	case $a in notick.load=*) LOAD=${a#notick.load=} ;; esac
+done
+
+ktap_plan 11
+ktap_note "kernel $(uname -r); load ${LOAD} s"
+ktap_check "stress-ng runs in the guest ($(stress-ng --version 2>&1 | head -n 1))" \
+	'stress-ng --version > /dev/null 2>&1'
+
+# The run-time settings the notick suite documents: the lockup watchdog's
+# hrtimer and device interrupts stay on CPU 0.
+housekeeping_on_cpu0
+
+"$NTT" spinhold $CPU > $T/hold 2>&1 & hold=$!
+wait_for "grep -q ADMITTED $T/hold" &&
+	wait_for '[ "$(cat $SYS/tick)" = stopped ]'
+ktap_check "a SCHED_NOTICK thread spins on CPU $CPU, its tick stopped ($(cat $SYS/pid), $(cat $SYS/tick))" \
+	'[ "$(cat $SYS/pid)" = $hold ] && [ "$(cat $SYS/tick)" = stopped ]'
+
+# What happens on CPU 1 meanwhile, if anything, for the diagnostics:
+# context switches, work items, timers, hrtimers, local timer interrupts.
+echo 0 > $TR/tracing_on; echo > $TR/trace
+echo 4096 > $TR/buffer_size_kb
+echo $((1 << CPU)) > $TR/tracing_cpumask
+EVS="sched/sched_switch workqueue/workqueue_execute_start timer/timer_expire_entry
+     timer/hrtimer_expire_entry irq_vectors/local_timer_entry timer/hrtimer_start
+     timer/hrtimer_cancel timer/tick_stop irq_vectors/local_timer_exit"
+for e in $EVS; do echo 1 > $TR/events/$e/enable; done
+echo 1 > $TR/tracing_on
+ktap_note "load starts at $(cut -d" " -f1 /proc/uptime) s"
+l0=$(loc $CPU) y0=$(cat $SYS/yields) r0=$(cat $SYS/tick_restarts) u0=$(utime_of $hold)
+# A mix on CPU 0: arithmetic, page faults on 64 MiB mappings, fork and
+# exit, context switches, file I/O on tmpfs, timers.
+(cd /tmp && exec stress-ng --taskset 0 --cpu 1 --vm 1 --vm-bytes 64M \
+	--fork 1 --switch 1 --hdd 1 --hdd-bytes 4M --timer 1 \
+	--timeout ${LOAD}s --metrics-brief) > $T/stress 2>&1 & stress=$!
+"$NTT" respond $LOAD > $T/respond 2>&1
+wait $stress; src=$?
+l1=$(loc $CPU) y1=$(cat $SYS/yields) r1=$(cat $SYS/tick_restarts) u1=$(utime_of $hold)
+echo 0 > $TR/tracing_on
+for e in $EVS; do echo 0 > $TR/events/$e/enable; done
+echo ff > $TR/tracing_cpumask
+# what ran on CPU 1, with counts, and the events around each interrupt
+sed -n 's/.*sched_switch: .*==> next_comm=\([^ ]*\) .*/ran \1/p
+	s/.*workqueue_execute_start: .*function \([^ ]*\).*/work \1/p
+	s/.*timer_expire_entry: .*function=\([^ ]*\).*/timer \1/p
+	s/.*local_timer_entry: .*/local timer interrupt/p' \
+	$TR/trace | sort | uniq -c | sort -rn | head -n 20 > $T/others
+grep -B3 -A3 "local_timer_entry" $TR/trace | head -n 30 > $T/locs
+dump $T/locs
+ktap_note "on CPU $CPU during the load (trace overruns: $(sed -n 's/^overrun: //p' $TR/per_cpu/cpu$CPU/stats)):"
+dump $T/others
+dump $T/stress
+dump $T/respond
+ktap_check "stress-ng ran ${LOAD} s on CPU 0 and passed (exit $src)" \
+	'[ $src = 0 ] && grep -q "successful run completed" $T/stress'
+n=$(kv $T/respond commands)
+ktap_check "responsive: $n commands, one every 500 ms, each answered within 1 s (worst $(kv $T/respond worst_ms) ms)" \
+	'[ "$n" -ge $((LOAD)) ] && [ "$(kv $T/respond failed)" = 0 ] &&
+	 [ "$(kv $T/respond over_1s)" = 0 ]'
+ktap_check "the thread kept CPU $CPU and spun (policy $(policy_of $hold), utime $u0 -> $u1)" \
+	'[ "$(cat $SYS/pid)" = $hold ] && [ "$(policy_of $hold)" = 8 ] &&
+	 [ "$(cpu_of $hold)" = $CPU ] && [ "$u1" -gt "$u0" ]'
+ktap_check "nothing was queued on CPU $CPU meanwhile: 0 yields, 0 tick restarts ($((y1 - y0)), $((r1 - r0)))" \
+	'[ $y1 = $y0 ] && [ $r1 = $r0 ]'
+ktap_check "0 local timer interrupts on CPU $CPU over the ${LOAD} s ($((l1 - l0)))" \
+	'[ $l1 = $l0 ]'
+
+# stress-ng on the notick CPU itself: its worker runs in the thread's
+# yields, each after the grace period (sched_notick_grace_us).
+y0=$(cat $SYS/yields)
+stress-ng --taskset $CPU --cpu 1 --timeout 5s --metrics-brief > $T/pinned 2>&1; prc=$?
+y1=$(cat $SYS/yields)
+dump $T/pinned
+ops=$(awk '$2 == "metrc:" && $4 == "cpu" { print $5; exit }' $T/pinned)
+ktap_check "stress-ng pinned to CPU $CPU made progress ($ops bogo ops, exit $prc)" \
+	'[ $prc = 0 ] && [ "${ops:-0}" -gt 0 ]'
+ktap_check "through the thread's yields ($((y1 - y0)) more), the thread still owns CPU $CPU" \
+	'[ $y1 -gt $y0 ] && [ "$(cat $SYS/pid)" = $hold ] && [ "$(policy_of $hold)" = 8 ]'
+
+kill -9 $hold; wait $hold 2>/dev/null
+ktap_check "CPU $CPU released ($(cat $SYS/pid))" 'wait_for "[ \"\$(cat $SYS/pid)\" = 0 ]"'
+ktap_check "no RCU stall nor hung task reported" \
+	'! dmesg | grep -qiE "rcu.*stall|blocked for more than"'
