@@ -10,7 +10,7 @@ NTT=/tests/notick/ntt
 T=/tmp/notick-smp
 mkdir -p $T
 
-ktap_plan 11
+ktap_plan 14
 ktap_note "kernel $(uname -r); $(grep -c ^processor /proc/cpuinfo) CPUs; cmdline: $(cat /proc/cmdline)"
 
 housekeeping_on_cpu0
@@ -53,6 +53,21 @@ ktap_check "1000 rounds of admission vs sched_setaffinity (admitted $(kv $T/race
 	'[ "$(kv $T/race_aff rounds)" = 1000 ] && [ "$(kv $T/race_aff inconsistent)" = 0 ] &&
 	 [ "$(kv $T/race_aff other)" = 0 ] && [ "$(kv $T/race_aff esrch)" = 0 ] &&
 	 [ "$(kv $T/race_aff leaked)" = 0 ] && [ "$(kv $T/race_aff sysfs_pid)" = 0 ]'
+
+# An admitted thread forks 1000 times (each child SCHED_NORMAL, the parent
+# keeps the class and the CPU), and execs 1000 times in a chain, every
+# other exec made by a second thread that took the CPU over from the
+# leader (exec makes that thread the leader, under the process's PID).
+"$NTT" forkloop 1 1000 > $T/forkloop 2>&1
+dump $T/forkloop
+ktap_check "1000 forks by a SCHED_NOTICK thread: every child SCHED_NORMAL, the parent still CPU 1's ($(cat $T/forkloop))" \
+	'[ "$(cat $T/forkloop)" = "forks=1000 bad_child=0 bad_parent=0" ]'
+"$NTT" execloop 1 1000 > $T/execloop 2>&1
+dump $T/execloop
+ktap_check "1000 execs, 500 from a second thread: each image SCHED_NOTICK and CPU 1's owner under its PID ($(cat $T/execloop))" \
+	'[ "$(cat $T/execloop)" = "execs=1000 bad=0" ]'
+ktap_check "CPU 1 released after the fork and exec loops ($(cat /sys/devices/system/cpu/cpu1/notick/pid))" \
+	'wait_for "[ \"\$(cat /sys/devices/system/cpu/cpu1/notick/pid)\" = 0 ]"'
 
 # --- a cpuset moves an admitted thread onto another owned CPU --------------
 CG=/sys/fs/cgroup

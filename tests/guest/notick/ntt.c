@@ -105,6 +105,17 @@
  *	(one is pushed to CPU); then a SCHED_FIFO 10 task allowed on CPU 0
  *	and CPU wakes while a SCHED_FIFO 50 task spins on CPU 0. Prints the
  *	deadline tasks' samples on CPU and where the FIFO 10 task ran.
+ *   ntt forkloop CPU ROUNDS
+ *	Become SCHED_NOTICK on CPU and fork ROUNDS children, one at a time:
+ *	each reports its policy and exits. Prints the rounds whose child was
+ *	not SCHED_NORMAL and those after which the caller was no longer
+ *	SCHED_NOTICK and CPU's owner.
+ *   ntt execloop CPU ROUNDS
+ *	Become SCHED_NOTICK on CPU, then exec this program ROUNDS times in
+ *	a chain; every other exec is made by a second thread that took CPU
+ *	over from the first (exec makes it the leader, with the process's
+ *	PID). Each image checks that it is SCHED_NOTICK and CPU's owner
+ *	under its PID; prints "execs=N bad=B".
  *   ntt respond SECONDS
  *	Every 500 ms for SECONDS, run /bin/true and wait for it (a shell
  *	command's round trip, as a user waits for one): prints the number
@@ -1743,6 +1754,91 @@ static int cmd_multi(double seconds, int ncpus, char **cpus)
 	return 0;
 }
 
+static int cmd_forkloop(int cpu, int rounds)
+{
+	int i, bad_child = 0, bad_parent = 0, status;
+
+	become_notick(cpu);
+	for (i = 0; i < rounds; i++) {
+		pid_t pid = xfork();
+
+		if (pid == 0)
+			_exit(sched_getscheduler(0) == SCHED_OTHER ? 0 : 1);
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			bad_child++;
+		if (sched_getscheduler(0) != SCHED_NOTICK ||
+		    sysfs_pid(cpu) != getpid())
+			bad_parent++;
+	}
+	printf("forks=%d bad_child=%d bad_parent=%d\n", i, bad_child,
+	       bad_parent);
+	return 0;
+}
+
+struct exec_step {
+	int cpu, left, bad;
+};
+
+static void exec_next(const struct exec_step *st)
+{
+	char cpu[16], left[16], bad[16];
+
+	snprintf(cpu, sizeof(cpu), "%d", st->cpu);
+	snprintf(left, sizeof(left), "%d", st->left - 1);
+	snprintf(bad, sizeof(bad), "%d", st->bad);
+	execl("/proc/self/exe", "ntt", "exec-step", cpu, left, bad,
+	      (char *)NULL);
+	die("execl");
+}
+
+/* The second thread: takes CPU over from the leader, then execs */
+static void *exec_thread(void *arg)
+{
+	struct exec_step *st = arg;
+
+	bind_cpu(st->cpu);
+	if (set_notick(0, 0))
+		st->bad++;
+	exec_next(st);
+	return NULL;
+}
+
+static int cmd_exec_step(int cpu, int left, int bad)
+{
+	struct exec_step st = { cpu, left, bad };
+	struct sched_param sp = { 0 };
+	pthread_t thr;
+
+	if (sched_getscheduler(0) != SCHED_NOTICK || sysfs_pid(cpu) != getpid())
+		st.bad++;
+	if (left <= 0) {
+		printf("execs=%d bad=%d\n", atoi(getenv("NTT_EXECS")), st.bad);
+		return 0;
+	}
+	if (!(left & 1))
+		exec_next(&st);
+	/* Hand CPU over to a second thread, which execs */
+	if (sched_setscheduler(0, SCHED_OTHER, &sp))
+		st.bad++;
+	if (pthread_create(&thr, NULL, exec_thread, &st))
+		die("pthread_create");
+	pthread_join(thr, NULL);
+	return 1;	/* not reached: the exec ends this thread */
+}
+
+static int cmd_execloop(int cpu, int rounds)
+{
+	struct exec_step st = { cpu, rounds, 0 };
+	char n[16];
+
+	snprintf(n, sizeof(n), "%d", rounds);
+	setenv("NTT_EXECS", n, 1);
+	become_notick(cpu);
+	exec_next(&st);
+	return 1;
+}
+
 static int cmd_respond(double seconds)
 {
 	double t0 = now_s(), worst = 0;
@@ -1853,6 +1949,13 @@ int main(int argc, char **argv)
 				 atoi(argv[5]), atoi(argv[6]));
 	if (!strcmp(argv[1], "dlrt") && argc == 3)
 		return cmd_dlrt(atoi(argv[2]));
+	if (!strcmp(argv[1], "forkloop") && argc == 4)
+		return cmd_forkloop(atoi(argv[2]), atoi(argv[3]));
+	if (!strcmp(argv[1], "execloop") && argc == 4)
+		return cmd_execloop(atoi(argv[2]), atoi(argv[3]));
+	if (!strcmp(argv[1], "exec-step") && argc == 5)
+		return cmd_exec_step(atoi(argv[2]), atoi(argv[3]),
+				     atoi(argv[4]));
 	if (!strcmp(argv[1], "respond") && argc == 3)
 		return cmd_respond(atof(argv[2]));
 	if (!strcmp(argv[1], "multi") && argc >= 4)
