@@ -225,8 +225,9 @@ delays() {
 	$0 ~ q { t = us($0); next }
 	$0 ~ r && t { printf "%d\n", us($0) - t; t = 0 }' $TR/trace
 }
-"$NTT" delay $CPU 5 > $T/delay.out 2>&1 &
-traced "sched/sched_migrate_task sched/sched_switch" wait $!
+# Traced from before the start: the first contender comes 100 ms after it
+traced "sched/sched_migrate_task sched/sched_switch" \
+	"$NTT" delay $CPU 5 > $T/delay.out 2>&1
 dump $T/delay.out
 for c in $(kv $T/delay.out contender); do
 	delays "sched_migrate_task: comm=ntt pid=$c .*dest_cpu=$CPU" "\\[00$CPU\\].*sched_switch:.*next_pid=$c "
