@@ -620,18 +620,26 @@ static long long tick_restarts(int cpu)
  * (up to 10 s; -1 if it did not). The migration and the admission keep
  * it a while, and on a CPU that invokes its own RCU callbacks so do the
  * callbacks queued meanwhile, until grace periods end: longer when the
- * host is loaded.
+ * host is loaded. Returns 100 ms after the stop, the tick still stopped:
+ * a tick that fell due while the CPU was stopping it (interrupts off on
+ * the way to user space) has already raised its interrupt, which the CPU
+ * takes right after, with nothing left to do; traced 2 ms after the stop
+ * under a loaded host.
  */
 static double wait_tick_stopped(struct shared *sh, int cpu)
 {
-	double t0 = now_s(), t1;
+	double t0 = now_s(), t1, stop_ms;
 
 	while (!sh->loops && now_s() - t0 < 10)
 		sleep_s(0.001);
 	t1 = now_s();
 	while (!tick_stopped(cpu) && now_s() - t0 < 10)
 		sleep_s(0.001);
-	return sh->loops && tick_stopped(cpu) ? (now_s() - t1) * 1e3 : -1;
+	if (!sh->loops || !tick_stopped(cpu))
+		return -1;
+	stop_ms = (now_s() - t1) * 1e3;
+	sleep_s(0.1);
+	return tick_stopped(cpu) ? stop_ms : -1;
 }
 
 static void *idle_thread(void *arg)
