@@ -17,7 +17,7 @@ for a in $(cat /proc/cmdline); do
 	case $a in notick.load=*) LOAD=${a#notick.load=} ;; esac
 done
 
-ktap_plan 7
+ktap_plan 8
 ktap_note "kernel $(uname -r); load ${LOAD} s"
 modprobe offsched_mgr
 $ctl write $C1/service echo > /dev/null
