@@ -413,6 +413,24 @@ static long long cpu_idle_ticks(int cpu)
 }
 
 /* Is the tick of this CPU stopped, per /sys/.../cpuN/notick/tick? */
+/* The number in /sys/devices/system/cpu/cpuCPU/notick/FILE, -1 if none */
+static long long notick_read(int cpu, const char *file)
+{
+	char path[128];
+	long long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/notick/%s",
+		 cpu, file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n;
+}
+
 static int tick_stopped(int cpu)
 {
 	char path[96], buf[16] = "";
@@ -600,19 +618,7 @@ static pid_t start_spinner(struct shared *sh, int cpu)
 /* cpu's notick/tick_restarts counter, -1 if unreadable */
 static long long tick_restarts(int cpu)
 {
-	char path[96];
-	long long n = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path),
-		 "/sys/devices/system/cpu/cpu%d/notick/tick_restarts", cpu);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%lld", &n) != 1)
-		n = -1;
-	fclose(f);
-	return n;
+	return notick_read(cpu, "tick_restarts");
 }
 
 /*
@@ -888,19 +894,7 @@ static int task_policy(pid_t tid)
 
 static long sysfs_pid(int cpu)
 {
-	char path[96];
-	long pid = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path),
-		 "/sys/devices/system/cpu/cpu%d/notick/pid", cpu);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &pid) != 1)
-		pid = -1;
-	fclose(f);
-	return pid;
+	return (long)notick_read(cpu, "pid");
 }
 
 struct pi_state {
