@@ -1815,7 +1815,9 @@ static int cmd_exec_step(int cpu, int left, int bad)
 	if (sched_getscheduler(0) != SCHED_NOTICK || sysfs_pid(cpu) != getpid())
 		st.bad++;
 	if (left <= 0) {
-		printf("execs=%d bad=%d\n", atoi(getenv("NTT_EXECS")), st.bad);
+		const char *n = getenv("NTT_EXECS");
+
+		printf("execs=%s bad=%d\n", n ? n : "?", st.bad);
 		return 0;
 	}
 	if (!(left & 1))
