@@ -118,9 +118,14 @@ boot() {
 	wait $pid
 	local rc=$?
 	progress "$out/$name/ktap.log" "$shown" > /dev/null
-	local bad
+	local bad why="exit $rc"
+	[ $rc = 124 ] && why="hung: killed after ${limit}s"
+	# As tests/harness.sh: the guest must also shut down by itself, and
+	# cleanly, after its last scenario.
 	if ! grep -q '^# notick: end of suite compare' "$out/$name/ktap.log" 2>/dev/null; then
-		failures+=("boot $name ($sc) did not finish (exit $rc): see ${out#"$TOP"/}/$name/console.log")
+		failures+=("boot $name ($sc) did not finish ($why): see ${out#"$TOP"/}/$name/console.log")
+	elif [ $rc != 0 ]; then
+		failures+=("boot $name ($sc) finished its scenarios but did not shut down cleanly ($why): see ${out#"$TOP"/}/$name/console.log")
 	fi
 	bad=$(tr -d '\r' < "$out/$name/console.log" 2>/dev/null | grep -aE "$BAD_KMSG" | head -n 3)
 	[ -z "$bad" ] ||
