@@ -91,7 +91,8 @@ where="CPU $CPU"
 say "compare-test on $kver and $mver (the same tree without the series): $SCENARIOS, $REPEATS x ${DURATION}s, ${QUANTUM}us quanta, $where of $CPUS"
 
 # boot NAME KERNEL SCENARIOS EXTRA-ARGS [CPUS]: one guest running some
-# scenarios, with progress lines shown as the guest prints them.
+# scenarios, with progress lines shown as the guest prints them, and a
+# line every 30 s that it still runs (with_heartbeat) between them.
 boot() {
 	local name=$1 kobj=$2 sc=$3 extra=$4 n nsteps limit pid cpus=${5:-$CPUS} opt=()
 	[[ $sc = *icount* ]] && cpus=1 opt=(-I)
@@ -104,7 +105,7 @@ boot() {
 	# scale: every CPU's records, and N vCPUs on the host's cores
 	[ -n "$scale" ] && limit=$(( n * REPEATS * (DURATION + 30) * CPUS / 2 + 300 ))
 	say "boot $name ($kobj kernel): $sc ${extra:+($extra)}"
-	"$TOP/qemu/boot.sh" -f compare -k "$kobj" -s compare -o "$out/$name" -t "$limit" -c "$cpus" "${opt[@]}" -- \
+	with_heartbeat "boot $name" "$TOP/qemu/boot.sh" -f compare -k "$kobj" -s compare -o "$out/$name" -t "$limit" -c "$cpus" "${opt[@]}" -- \
 		"compare.scenarios=$sc compare.repeats=$REPEATS compare.duration=$DURATION" \
 		"compare.quantum=$QUANTUM compare.cpu=$CPU compare.gap=$GAP" \
 		"${scale:+compare.cpus=$scale} $extra" &
@@ -151,14 +152,19 @@ steps() {
 		[ "$n" -le "$done" ] && continue
 		echo "==>   counting the instructions of getppid() ($sc, run $rep) with gdb" >&2
 		SECONDS=0
-		STEPS_SOCKET=$dir/gdb.sock STEPS_CPU=${cpu#cpu=} STEPS_FLAG=${flag#flag=} \
-		STEPS_OUT=$dir/steps-$sc-$rep.txt timeout 300 \
-			gdb -q -nx -batch -x "$TOP/tests/compare/steps.py" "$BUILD/obj-$kobj/vmlinux" \
-			> "$dir/steps-$sc-$rep.gdb.log" 2>&1 ||
+		with_heartbeat "counting getppid() ($sc, run $rep) with gdb" \
+			count_steps "$dir" "$kobj" "$sc" "$rep" "${cpu#cpu=}" "${flag#flag=}" ||
 			echo "==>   gdb failed: ${dir#"$TOP"/}/steps-$sc-$rep.gdb.log" >&2
 		echo "==>   counted in $SECONDS s" >&2
 	done < <(tr -d '\r' < "$dir/ktap.log" 2>/dev/null | grep '^# compare: steps ready ')
 	echo $((n > done ? n : done))
+}
+# count_steps DIR KERNEL SCENARIO RUN CPU FLAG: one count (steps.py), at
+# most 5 minutes
+count_steps() {
+	STEPS_SOCKET=$1/gdb.sock STEPS_CPU=$5 STEPS_FLAG=$6 STEPS_OUT=$1/steps-$3-$4.txt timeout 300 \
+		gdb -q -nx -batch -x "$TOP/tests/compare/steps.py" "$BUILD/obj-$2/vmlinux" \
+		> "$1/steps-$3-$4.gdb.log" 2>&1
 }
 
 pick() { tr ',' '\n' <<< "$SCENARIOS" | grep -E "$1" | paste -sd,; }
@@ -186,7 +192,8 @@ for ic in icount:compare mainline-icount:compare-mainline icount-jump:compare-ju
 done
 
 say "analysing"
-python3 "$TOP/tests/compare/analyze.py" "$out" "$CPU" "$out"/*/data.log > "$out/table.txt"
+with_heartbeat "analysing" \
+	python3 "$TOP/tests/compare/analyze.py" "$out" "$CPU" "$out"/*/data.log > "$out/table.txt"
 rc=$?
 cat "$out/table.txt"
 [ $rc = 0 ] || failures+=("analysis: some runs failed (the FAILED lines above)")
