@@ -439,7 +439,8 @@ def analyse_run(sc, run, cpu):
     return res
 
 
-def med(runs, key, sub=None):
+def values(runs, key, sub=None):
+    """The runs' numbers under key (or key's sub-key), where they have one."""
     vals = []
     for r in runs:
         v = r.get(key)
@@ -447,18 +448,31 @@ def med(runs, key, sub=None):
             v = v.get(sub)
         if isinstance(v, (int, float)):
             vals.append(v)
+    return vals
+
+
+def med(runs, key, sub=None):
+    vals = values(runs, key, sub)
     return statistics.median(vals) if vals else None
+
+
+# The timings of spread(): (name, key of a run, sub-key or None, format),
+# every timing column of the table.
+SPREAD = [('syscall_ns', 'syscall_ns', None, '%.0f'), ('fwq_cycles', 'fwq_cycles', None, '%.0f'),
+          ('ftq_median', 'ftq', 'median', '%.0f'), ('ftq_p1', 'ftq', 'p1', '%.0f'),
+          ('noise_fraction', 'ftq', 'noise_fraction', '%.3f'),
+          ('kernel_noise_lower_us', 'kernel_noise_lower_us', None, '%.0f'),
+          ('kernel_noise_us', 'kernel_noise_us', None, '%.0f'),
+          ('worst_kernel_us', 'worst_kernel_us', None, '%.1f'),
+          ('unattributed_us', 'unattributed_us', None, '%.0f')]
 
 
 def spread(runs):
     """Timings carry the host's noise: min / median / max over the runs of
     each one the runs have."""
     out = {}
-    for k, get in (('syscall_ns', lambda r: r.get('syscall_ns')),
-                   ('fwq_cycles', lambda r: r.get('fwq_cycles')),
-                   ('ftq_median', lambda r: r.get('ftq', {}).get('median')),
-                   ('noise_fraction', lambda r: r.get('ftq', {}).get('noise_fraction'))):
-        vals = [v for v in map(get, runs) if isinstance(v, (int, float))]
+    for k, key, sub, _ in SPREAD:
+        vals = values(runs, key, sub)
         if vals:
             out[k] = [min(vals), statistics.median(vals), max(vals)]
     # Every batch of getppid() calls of every run: enough samples to
@@ -720,12 +734,15 @@ def main():
                           % (what, fmt(n[k]), fmt(r[k])))
     print()
     print('Spread over the runs, min / median / max (syscall_ns_batches: over every batch of'
-          ' getppid() calls of every run):')
+          ' getppid() calls of every run;')
+    print('  kernel_noise_lower_us, kernel_noise_us, worst_kernel_us, unattributed_us, ftq_p1:'
+          ' the table\'s kern lo us, kern us, worst us, unattr us, p1):')
+    fmts = {k: f for k, _, _, f in SPREAD}
     for sc in order:
         sp = summary[sc].get('spread')
         if sp:
             print('  %-31s %s' % (LABEL.get(sc, sc), '; '.join(
-                '%s %s' % (k, ' / '.join(('%.3f' if k == 'noise_fraction' else '%.0f') % v for v in vals))
+                '%s %s' % (k, ' / '.join(fmts.get(k, '%.0f') % v for v in vals))
                 for k, vals in sp.items())))
     print()
     for sc in order:

@@ -252,6 +252,24 @@ def spread_is_kept():
 
 
 @test
+def spread_of_every_timing_column():
+    """the kernel's bounds, the worst gap, the unattributed time and p1 have their spread too"""
+    def one(rep, tick_gap, other_gap, low):
+        return run_log(rep=rep).replace('G 2000 3000', 'G %s' % tick_gap) \
+            .replace('G 5000 5500', 'G %s' % other_gap).replace('S 50', 'S %d' % low)
+    rc, out, res = main_on([one(1, '2000 3000', '5000 5500', 50), one(2, '2000 4000', '5000 5500', 40),
+                            one(3, '2000 2500', '5000 6000', 60)])
+    assert rc == 0, out
+    sp = res['scenarios']['cfs']['spread']
+    for k, want in (('kernel_noise_us', [0.5, 1.0, 2.0]), ('kernel_noise_lower_us', [0.2, 0.2, 0.2]),
+                    ('worst_kernel_us', [0.5, 1.0, 2.0]), ('unattributed_us', [0.5, 0.5, 1.0]),
+                    ('ftq_p1', [40, 50, 60])):
+        assert len(sp.get(k, [])) == 3 and all(abs(a - b) < 1e-9 for a, b in zip(sp[k], want)), (k, sp)
+    assert 'worst_kernel_us 0.5 / 1.0 / 2.0' in out and 'ftq_p1 40 / 50 / 60' in out, out
+    assert "the table's kern lo us, kern us, worst us, unattr us, p1" in out, out
+
+
+@test
 def icount_rows():
     """the -icount boots give the exact getppid() ratio, outside the table"""
     def ic(sc, v):
