@@ -275,9 +275,9 @@ def trace_problem(sc, run, pid):
     """Why a user-space run's trace cannot be trusted, or None.
 
     A trace on another clock cannot be matched with the probe's TSC
-    gaps, and one with lost events or no context switch of the probe
-    (its launcher must switch to it at least once) would read as no
-    kernel noise at all.
+    gaps, and one with lost events (overrun, dropped, commit overrun, a
+    LOST marker) or no context switch of the probe (its launcher must
+    switch to it at least once) would read as no kernel noise at all.
     """
     if 'trace' not in run:
         return None if sc == 'offsched' else 'no trace'
@@ -293,6 +293,11 @@ def trace_problem(sc, run, pid):
                 for m in [re.search(r'LOST (\d+) EVENTS', line)] if m)
     if lost:
         return 'trace lost %d events (ring buffer too small)' % lost
+    # events dropped because nested events filled the buffer while one
+    # was being written ("should always be zero", Documentation/trace/ftrace.rst)
+    commit = int(stats.get('commit overrun', '0') or 0)
+    if commit:
+        return 'trace commit overrun: %d events dropped' % commit
     if not stats:
         return 'no trace statistics'
     if pid is None:

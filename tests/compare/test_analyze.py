@@ -159,6 +159,15 @@ def lost_events_fail():
 
 
 @test
+def commit_overrun_fails():
+    """a commit overrun in the ring buffer's statistics is a failed run"""
+    assert_fails('commit overrun: 4 events dropped',
+                 stats=['entries: 8', 'overrun: 0', 'commit overrun: 4', 'dropped events: 0'])
+    r = analyse_one(run_log(stats=['entries: 8', 'overrun: 0', 'commit overrun: 0', 'dropped events: 0']))
+    assert r['ok'], r
+
+
+@test
 def lost_events_marker_fails():
     """a [LOST n EVENTS] line is a failed run"""
     t = base_trace()
