@@ -385,6 +385,17 @@ def analyse_run(sc, run, cpu):
         res['ok'] = False
         res['error'] = 'no FTQ samples'
         return res
+    # Gaps past the probe's room for them (the OFFSCHED service's 65536,
+    # the user probe's 2^20) are only counted: their time would be in
+    # neither bound nor in the unattributed time.
+    lost = params.get('gaps_lost', '')
+    if not lost.isdigit() or int(lost):
+        res['ok'] = False
+        res['error'] = ('gaps_lost=%s: the probe recorded %s gaps and had no room for more;'
+                        ' their time is in no column' % (lost, params.get('gaps', '?'))
+                        if lost.isdigit() else
+                        'the probe did not say how many gaps it lost (gaps_lost=%s)' % lost)
+        return res
     n, mx = len(samples), max(samples)
     res['ftq'] = {
         'samples': n, 'noise_fraction': 1 - sum(samples) / (mx * n) if mx else 1,

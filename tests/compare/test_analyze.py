@@ -210,6 +210,36 @@ def launch_counts_what_came_before_the_process():
     assert r['loc_launch'] == 2 and r['irq_launch'] == 4, r
 
 
+def offsched_log(gaps_lost='0', rep=1):
+    """an OFFSCHED run as offsched_record() writes it (no trace)"""
+    return '\n'.join([
+        '@@ begin offsched %d' % rep, '@@ cpu', '1',
+        '@@ interrupts before', INTERRUPTS.format(100, 50, 0),
+        '@@ softirqs before', SOFTIRQS.format(7),
+        '@@ interrupts after', INTERRUPTS.format(100, 51, 0),
+        '@@ softirqs after', SOFTIRQS.format(7),
+        '@@ offsched state=stopped',
+        '# ftq quantum_us=1 samples=4 gap_ns=100 tsc_hz=1000000000',
+        '# run start_tsc=1000 end_tsc=8000 gaps=2 gaps_lost=%s' % gaps_lost,
+        'S 100', 'S 100', 'S 90', 'S 100', 'G 2000 2100', 'G 5000 5200', 'W 1000',
+        '@@ end offsched %d rc=0' % rep]) + '\n'
+
+
+@test
+def lost_gaps_fail():
+    """gaps the probe could not record (OFFSCHED's gaps_lost) fail the run"""
+    runs = list(analyze.split_sections_text(offsched_log()))
+    r = analyze.analyse_run('offsched', runs[0][2], 1)
+    assert r['ok'] and abs(r['unattributed_us'] - 0.3) < 1e-9, r
+    rc, out, res = main_on([run_log(), offsched_log('3')])
+    assert rc == 1 and 'FAILED: OFFSCHED ftq, run 1: gaps_lost=3: the probe recorded 2 gaps and had no room' in out, out
+    rc, out, res = main_on([run_log(), offsched_log('')])
+    assert rc == 1 and 'did not say how many gaps it lost (gaps_lost=)' in out, out
+    # the user-space probe reports them the same way
+    r = analyse_one(run_log().replace('gaps=2 gaps_lost=0', 'gaps=2 gaps_lost=1'))
+    assert not r['ok'] and 'gaps_lost=1: the probe recorded 2 gaps' in r['error'], r
+
+
 @test
 def missing_stats_fails():
     """a trace without its statistics is a failed run"""
