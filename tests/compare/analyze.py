@@ -336,10 +336,22 @@ def analyse_run(sc, run, cpu):
         res['ok'] = False
         res['error'] = next(k for k in run if k.startswith('unavailable'))
         return res
-    sysc = [float(l[2:]) for l in run.get('sysc', []) if l.startswith('C ')]
+    # "@@ sysc rc=N" after a user-space probe (ftq --syscalls run apart,
+    # its exit status with it); "@@ sysc" in the -icount boots, whose
+    # exit status is the run's
+    sk = next((k for k in run if k == 'sysc' or k.startswith('sysc ')), None)
+    sysc = [float(l[2:]) for l in run.get(sk, []) if l.startswith('C ')]
     if sysc:
         res['syscall_ns'] = statistics.median(sysc)
         res['syscall_batches_ns'] = sysc
+    src = re.match(r'sysc rc=(.*)$', sk or '')
+    if src and (src.group(1) != '0' or not sysc):
+        said = [l.strip() for l in run[sk] if l.strip() and not l.startswith('C ')]
+        res['ok'] = False
+        res['error'] = 'the getppid() timing (ftq --syscalls) %s%s' % (
+            'exited %s' % src.group(1) if src.group(1) != '0' else 'timed nothing',
+            ': ' + said[0] if said else '')
+        return res
     if is_icount(sc):
         if not sysc:
             res['ok'] = False

@@ -55,7 +55,7 @@ def base_trace():
 
 
 def run_log(sc='cfs', rep=1, clock='[x86-tsc] local global', stats=None, trace=None, rc=0,
-            syscalls=(330, 340, 350)):
+            syscalls=(330, 340, 350), sysc_rc=0, sysc_err=()):
     stats = stats if stats is not None else ['entries: 8', 'overrun: 0', 'dropped events: 0']
     trace = trace if trace is not None else base_trace()
     out = ['@@ begin %s %d' % (sc, rep),
@@ -70,7 +70,7 @@ def run_log(sc='cfs', rep=1, clock='[x86-tsc] local global', stats=None, trace=N
            'G 2000 3000', 'G 5000 5500',
            'W 1000', 'W 1200', 'W 1100',
            'R nvcsw=2 nivcsw=1',
-           '@@ stderr', '@@ sysc'] + ['C %d' % c for c in syscalls] + [
+           '@@ stderr', '@@ sysc rc=%d' % sysc_rc] + ['C %d' % c for c in syscalls] + list(sysc_err) + [
            '@@ trace_clock', clock,
            '@@ trace_stats'] + stats + ['@@ trace'] + trace + [
            '@@ end %s %d rc=%d' % (sc, rep, rc)]
@@ -251,6 +251,17 @@ def probe_failure_fails():
     """a probe that exited non-zero is a failed run"""
     r = analyse_one(run_log(rc=1))
     assert not r['ok'], r
+
+
+@test
+def syscalls_failure_fails():
+    """a getppid() timing that failed or timed nothing fails the run"""
+    assert_fails('the getppid() timing (ftq --syscalls) exited 1: ftq: cannot set affinity',
+                 syscalls=(), sysc_rc=1, sysc_err=['ftq: cannot set affinity'])
+    assert_fails('exited 137', sysc_rc=137)
+    assert_fails('the getppid() timing (ftq --syscalls) timed nothing', syscalls=())
+    rc, out, res = main_on([run_log(), run_log(rep=2, sysc_rc=2)])
+    assert rc == 1 and 'FAILED: CFS (taskset), run 2: the getppid() timing (ftq --syscalls) exited 2' in out, out
 
 
 @test

@@ -118,10 +118,12 @@ run_user() {
 	echo 0 > $T/tracing_on
 	snapshot after > /tmp/snap.after
 	# The price of a system call on this kernel, launched the same way
-	# (after the trace and the counts, so that it disturbs neither).
+	# (after the trace and the counts, so that it disturbs neither); its
+	# exit status goes with it (a failure fails the run on the host).
 	launch "$sc" "$cpu" ./ftq --syscalls 9 > /tmp/sysc.out 2>&1
+	src=$?
 	emit "$cpu" "$rc" /tmp/ftq.out /tmp/ftq.err
-	echo "@@ sysc"
+	echo "@@ sysc rc=$src"
 	cat /tmp/sysc.out
 	return $rc
 }
