@@ -356,6 +356,39 @@ static int cmd_affinity(int cpu)
 	return 0;
 }
 
+/*
+ * The hrtimers queued on cpu, from /proc/timer_list, one line: each
+ * callback and when it is due, in ms from now (" #0: <...>,
+ * tick_sched_timer, S:01" then " # expires at A-B nsecs [in C to D
+ * nsecs]" under "cpu: N").
+ */
+static void print_hrtimers(const char *key, int cpu)
+{
+	char line[256], fn[128] = "";
+	FILE *f = fopen("/proc/timer_list", "r");
+	int cur = -1, n;
+	long long in;
+
+	printf("%s=", key);
+	if (!f) {
+		printf("unreadable\n");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "cpu: %d", &n) == 1)
+			cur = n;
+		else if (cur != cpu)
+			continue;
+		else if (sscanf(line, " #%d: <%*[^>]>, %127[^,]", &n, fn) == 2)
+			printf(" %s", fn);
+		else if (fn[0] &&
+			 sscanf(line, " # expires at %*d-%*d nsecs [in %lld", &in) == 1)
+			printf("(%+lldms)", in / 1000000);
+	}
+	fclose(f);
+	printf("\n");
+}
+
 /* LOC (local timer interrupts) count of one CPU, from /proc/interrupts */
 static long long loc_count(int cpu)
 {
@@ -697,6 +730,7 @@ static int cmd_spin(int cpu, double seconds, int gps)
 		sleep_s(0.1);
 	loc0 = loc_count(cpu);
 	restarts0 = tick_restarts(cpu);
+	print_hrtimers("hrtimers_after_stop", cpu);
 	for (t = 0; t < seconds; t += 1.0) {
 		sleep_s(1.0);
 		while (tried < gps * (t + 1) / seconds) {
@@ -1919,6 +1953,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "spin-files") && argc == 5) {
 		spinner_files = atoi(argv[4]);
 		return cmd_spin(atoi(argv[2]), atof(argv[3]), 0);
+	}
+	if (!strcmp(argv[1], "hrtimers") && argc == 3) {
+		print_hrtimers("hrtimers", atoi(argv[2]));
+		return 0;
 	}
 	if (!strcmp(argv[1], "spin") && argc == 5)
 		return cmd_spin(atoi(argv[2]), atof(argv[3]), atoi(argv[4]));
