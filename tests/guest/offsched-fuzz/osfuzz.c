@@ -41,10 +41,10 @@
  * the value written, and a mapping shows the pages of the run it was
  * attached to (compared through /proc/self/pagemap).
  *
- * One deviation is known and counted apart, not as bad: mmap(MAP_SHARED)
- * of a descriptor opened O_RDONLY fails with EINVAL (the memory manager
- * clears VM_SHARED on such a mapping and the driver tests VM_SHARED), where
- * the documentation gives EINVAL only for MAP_PRIVATE.
+ * A MAP_SHARED mapping of a descriptor opened O_RDONLY is a read-only
+ * shared mapping (offsched.rst), counted apart in "ro_shared=N": the driver
+ * once refused it with EINVAL (it tested VM_SHARED, which the memory
+ * manager clears on such a mapping, instead of VM_MAYSHARE).
  *
  * At the end, stops the service, unmaps what it kept, sets
  * stop_timeout_ms back and checks the model once more. Prints the first
@@ -53,8 +53,9 @@
  * "checks T ms": the model checks after them), one "errno NAME N" line
  * per outcome of the cases' main calls, the runs of each CPU, each case's
  * class: "ok=N" (done as asked), "refused=N" (the documented errno,
- * nothing changed), "known=N" (the known deviation; "known_tried=N" cases
- * could show it), then "cleanup=ok" (or bad) and "bad=N". Exit status 0
+ * nothing changed), "ro_shared=N" (cases that were to map a read-only
+ * descriptor shared, read-only), then "cleanup=ok" (or bad)
+ * and "bad=N". Exit status 0
  * when bad=0 and the cleanup is ok.
  */
 #define _GNU_SOURCE
@@ -143,9 +144,9 @@ struct cpu_model {
 static struct cpu_model m[MAXCPU];
 static int ncpu, cpu;
 static unsigned long tsc_khz, timeout0;
-static int in_case_bad, in_case_known, dev_noexec, overcommit;
+static int in_case_bad, dev_noexec, overcommit;
 static unsigned long ram_pages;		/* RAM and swap, for overcommit */
-static unsigned long nbad, nknown, nknown_tried, case_no;
+static unsigned long nbad, nro_shared, case_no;
 static char what[512];
 static unsigned char *scratch;		/* 2 MiB for reads and long strings */
 static char *guard;			/* a RW page followed by a PROT_NONE one */
@@ -1281,19 +1282,17 @@ struct mcase {
  * and do_mmap() for the generic part (mmap(2): EINVAL, ENOMEM, EOVERFLOW,
  * EEXIST, EOPNOTSUPP, EACCES, EPERM, EBADF), then the driver's (offsched.rst:
  * EINVAL for MAP_PRIVATE or beyond the memory, ENODATA before an attach).
- * *alt: another acceptable answer; *known: EINVAL is the known deviation.
+ * *alt: another acceptable answer; *ro_shared: a read-only shared mapping.
  */
-static int mmap_model(const struct mcase *c, int *alt, int *known)
+static int mmap_model(const struct mcase *c, int *alt, int *ro_shared)
 {
 	unsigned long legacy = MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS |
 		MAP_DENYWRITE | MAP_EXECUTABLE | MAP_UNINITIALIZED | MAP_GROWSDOWN |
 		MAP_LOCKED | MAP_NORESERVE | MAP_POPULATE | MAP_NONBLOCK | MAP_STACK |
 		MAP_HUGETLB | MAP_32BIT | MAP_HUGE_2MB | MAP_HUGE_1GB;
 	unsigned long flags = (unsigned int)c->flags, pgoff = c->off >> 12, len, end;
-	int shared = 0;
-
 	*alt = -1;
-	*known = 0;
+	*ro_shared = 0;
 	if (c->off & (PAGE - 1))
 		return EINVAL;
 	if (c->mode == O_PATH)
@@ -1330,7 +1329,7 @@ static int mmap_model(const struct mcase *c, int *alt, int *known)
 			return EOPNOTSUPP;
 		if ((c->prot & PROT_WRITE) && !MODE_W(c->mode))
 			return EACCES;
-		shared = MODE_W(c->mode);
+		*ro_shared = !MODE_W(c->mode);
 		/* fallthrough */
 	case MAP_PRIVATE:
 		if (!MODE_R(c->mode))
@@ -1356,8 +1355,6 @@ static int mmap_model(const struct mcase *c, int *alt, int *known)
 	}
 	if ((flags & MAP_TYPE) == MAP_PRIVATE)
 		return EINVAL;
-	/* A shared mapping of a read-only file: see the comment at the top. */
-	*known = !shared;
 	if (!c->attached)
 		return ENODATA;
 	if (__builtin_add_overflow(c->off, len, &end) || end > c->size)
@@ -1487,7 +1484,7 @@ static int case_mmap(void)
 	char desc[200] = "";
 	unsigned char *p, *addr = NULL;
 	uint64_t size = 0, pages;
-	int fd, e, want, alt, known, d, i, attach_to = -1;
+	int fd, e, want, alt, ro_shared, d, i, attach_to = -1;
 
 	if (rnd(8) && m[cpu].started && learn_run(cpu) == 0)
 		attach_to = cpu;
@@ -1505,7 +1502,7 @@ static int case_mmap(void)
 	} else {
 		deviate(&c, d, desc, sizeof(desc));
 	}
-	want = mmap_model(&c, &alt, &known);
+	want = mmap_model(&c, &alt, &ro_shared);
 	if (c.fixed) {
 		size_t rl = c.len ? (c.len + PAGE - 1) & ~(PAGE - 1) : PAGE;
 
@@ -1537,14 +1534,9 @@ static int case_mmap(void)
 	p = mmap(addr, c.len, c.prot, c.flags, fd, (off_t)c.off);
 	e = p == MAP_FAILED ? errno : 0;
 	close(fd);
-	nknown_tried += known;
-	if (e != want && !(alt >= 0 && e == alt)) {
-		if (known && e == EINVAL) {
-			in_case_known = 1;
-		} else {
-			expect(e, want, alt);
-		}
-	}
+	nro_shared += ro_shared && !want;
+	if (e != want && !(alt >= 0 && e == alt))
+		expect(e, want, alt);
 	if (e) {
 		if (c.fixed && !(c.fixed == 1 && (c.flags & MAP_FIXED_NOREPLACE)))
 			munmap((void *)((uintptr_t)addr & ~(PAGE - 1)),
@@ -2131,7 +2123,7 @@ int main(int argc, char **argv)
 
 		for (k = 0; r >= kinds[k].weight; k++)
 			r -= kinds[k].weight;
-		in_case_bad = in_case_known = 0;
+		in_case_bad = 0;
 		case_no = cases + 1;
 		snprintf(what, sizeof(what), "%s", kinds[k].name);
 		t = now_ns();
@@ -2147,8 +2139,6 @@ int main(int argc, char **argv)
 		hist[e < 4095 ? e : 4095]++;
 		if (in_case_bad)
 			nbad++;
-		else if (in_case_known)
-			nknown++;
 		else if (e)
 			refused++;
 		else
@@ -2190,8 +2180,7 @@ int main(int argc, char **argv)
 		if (m[c].present)
 			printf("cpu%d runs=%lu stop_timeouts=%lu\n", c, m[c].runs,
 			       m[c].timeouts);
-	printf("ok=%lu\nrefused=%lu\nknown=%lu\nknown_tried=%lu\n", ok, refused,
-	       nknown, nknown_tried);
+	printf("ok=%lu\nrefused=%lu\nro_shared=%lu\n", ok, refused, nro_shared);
 	printf("cleanup=%s\n", final_bad ? "bad" : "ok");
 	printf("bad=%lu\n", nbad);
 	return nbad || final_bad ? 1 : 0;
