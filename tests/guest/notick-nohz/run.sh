@@ -31,10 +31,16 @@ ktap_check "CPU 0 (boot, timekeeping) refused: EINVAL ($(cat $T/try0))" \
 # CPU 1, made full dynticks at run time, none either on a quiet host; on
 # a loaded one the tick came back once in a 2 s window (1 restart, 2 LOC;
 # 0 in 12 traced rounds since, cause not found yet): there, a LOC must
-# come with a restart, and at most 5 (an ordinary task takes ~500).
+# come with a restart, and at most 5 (an ordinary task takes ~500). The
+# CPU's timer, tick, wakeup and switch events are traced, and printed
+# around each local timer interrupt it takes.
 for cpu in 1 2; do
-	"$NTT" spin $cpu 2 2 > $T/spin$cpu 2>&1
+	echo $((1 << cpu)) > $TR/tracing_cpumask
+	traced "irq_vectors/local_timer_entry irq_vectors/call_function_single_entry irq_vectors/reschedule_entry timer/hrtimer_expire_entry timer/timer_expire_entry timer/tick_stop sched/sched_switch sched/sched_wakeup" \
+		"$NTT" spin $cpu 2 2 > $T/spin$cpu 2>&1
+	echo ff > $TR/tracing_cpumask
 	dump $T/spin$cpu
+	grep -B6 -A2 "local_timer_entry" $TR/trace | tail -n 60 | sed "s/^/# /"
 	l=$(kv $T/spin$cpu loc_delta) r=$(kv $T/spin$cpu tick_restarts_in_window)
 	ok='[ "$l" = 0 ]'
 	[ $cpu = 1 ] && ok='{ [ "$l" = 0 ] || { [ "$r" -gt 0 ] && [ "$l" -le 5 ]; }; }'
