@@ -1766,6 +1766,37 @@ static int case_open(void)
 }
 
 /*
+ * Open the device, attach to the current CPU's run and map all of its
+ * memory (size: in, the expected size; out, the attached one). NULL with
+ * errno set, the failure reported as bad, when any step fails.
+ */
+static struct offsched_shm *map_run(uint64_t *size)
+{
+	struct offsched_shm *shm;
+	int fd = open(DEV, O_RDWR | O_CLOEXEC), e;
+
+	if (fd < 0 || attach(fd, (uint32_t)cpu, size)) {
+		e = errno;
+		snprintf(what, sizeof(what), "open and attach");
+		report("%s", ename(e));
+		if (fd >= 0)
+			close(fd);
+		errno = e;
+		return NULL;
+	}
+	shm = mmap(NULL, *size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	e = errno;
+	close(fd);
+	if (shm == MAP_FAILED) {
+		snprintf(what, sizeof(what), "mmap %" PRIu64 " bytes", *size);
+		report("%s", ename(e));
+		errno = e;
+		return NULL;
+	}
+	return shm;
+}
+
+/*
  * The shared memory is user memory: garbage in the offsets and counts of
  * an ftq array, then its result file must give the bytes of the run's
  * memory that the garbage points at, never beyond the memory.
@@ -1788,21 +1819,9 @@ static int case_scribble(void)
 	    learn_run(cpu))
 		return -1;
 	size = x->run_size;
-	fd = open(DEV, O_RDWR | O_CLOEXEC);
-	if (fd < 0 || attach(fd, (uint32_t)cpu, &size)) {
-		snprintf(what, sizeof(what), "open and attach");
-		report("%s", ename(errno));
-		if (fd >= 0)
-			close(fd);
+	shm = map_run(&size);
+	if (!shm)
 		return errno;
-	}
-	shm = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (shm == MAP_FAILED) {
-		snprintf(what, sizeof(what), "mmap %" PRIu64 " bytes", size);
-		report("%s", ename(errno));
-		return errno;
-	}
 	offp = a == 0 ? &shm->samples_offset : a == 1 ? &shm->gaps_offset : &shm->fwq_offset;
 	donep = a == 0 ? &shm->samples_done : a == 1 ? &shm->gaps_done : &shm->fwq_done;
 	off0 = *offp;
@@ -1877,27 +1896,14 @@ static int case_ring(void)
 	struct offsched_ring *in, *out;
 	uint64_t size, m0, w, got, t0;
 	uint32_t head, tail, k, i, n;
-	int fd;
 
 	if (!x->registered || x->run_service != SVC_ECHO || x->stopping ||
 	    learn_run(cpu))
 		return -1;
 	size = x->run_size;
-	fd = open(DEV, O_RDWR | O_CLOEXEC);
-	if (fd < 0 || attach(fd, (uint32_t)cpu, &size)) {
-		snprintf(what, sizeof(what), "open and attach");
-		report("%s", ename(errno));
-		if (fd >= 0)
-			close(fd);
+	shm = map_run(&size);
+	if (!shm)
 		return errno;
-	}
-	shm = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (shm == MAP_FAILED) {
-		snprintf(what, sizeof(what), "mmap");
-		report("%s", ename(errno));
-		return errno;
-	}
 	in = &shm->in;
 	out = &shm->out;
 	if (x->ring_dirty || rnd(4) == 0) {
