@@ -123,6 +123,15 @@
  *   ntt multi SECONDS CPU...
  *	One SCHED_NOTICK spinner on each CPU at once; once each CPU's tick
  *	is stopped, prints its LOC count over SECONDS (as spin does).
+ *   ntt hrtimers CPU
+ *	Prints the hrtimers queued on CPU (/proc/timer_list): each callback
+ *	and its due time in ms from now.
+ *   ntt rtwake
+ *	Becomes SCHED_FIFO 1 on CPU 0 and wakes every 100 ms, for a few
+ *	microseconds each time, until killed: RT time in every period, so
+ *	the RT bandwidth timer keeps running, without forking (a shell loop
+ *	forking sleep(1) as FIFO starved CPU 0's kworkers under
+ *	single-threaded TCG).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -1073,6 +1082,18 @@ static int cmd_pi(int cpu)
 	return 0;
 }
 
+static int cmd_rtwake(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+
+	bind_cpu(0);
+	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+		die("sched_setscheduler");
+	for (;;)
+		sleep_s(0.1);
+	return 0;
+}
+
 static int cmd_spinhold(int cpu)
 {
 	volatile uint64_t n = 0;
@@ -1968,6 +1989,8 @@ int main(int argc, char **argv)
 		return cmd_pi(atoi(argv[2]));
 	if (!strcmp(argv[1], "wait-contender") && argc == 4)
 		return cmd_wait_contender(atoi(argv[2]), atof(argv[3]));
+	if (!strcmp(argv[1], "rtwake") && argc == 2)
+		return cmd_rtwake();
 	if (!strcmp(argv[1], "spinhold") && argc == 3)
 		return cmd_spinhold(atoi(argv[2]));
 	if (!strcmp(argv[1], "zombie") && argc == 3)

@@ -323,7 +323,8 @@ ktap_check "after the fuzz: CPU $CPU free, sysctl back at 10000 ($(cat $SYS/pid)
 # movable), on purpose: a sleeper's (a sleep started there) and the RT
 # bandwidth timer, armed there by a SCHED_FIFO task once no CPU holds it,
 # then kept running (it restarts every second while RT tasks ran in the
-# last one) by a SCHED_FIFO task waking up every 100 ms on CPU 0. No grace
+# last one) by a SCHED_FIFO task waking up every 100 ms on CPU 0 (ntt
+# rtwake: no fork, a few microseconds a wakeup). No grace
 # timer may be left there by the threads of the earlier tests (it ends with
 # its thread). Timer events on CPU 1 are traced meanwhile, and printed
 # around each of its local timer interrupts.
@@ -332,7 +333,7 @@ taskset -c $CPU sleep 1000 &
 sleeper=$!
 sleep 0.1
 taskset -c $CPU chrt -f 1 true
-taskset -c 0 chrt -f 1 sh -c 'while :; do sleep 0.1; done' &
+"$NTT" rtwake &
 rtloop=$!
 "$NTT" hrtimers $CPU > $T/spin60.before
 ktap_check "before the 60 s spin, CPU $CPU holds a sleeper's hrtimer and the RT bandwidth timer, and no grace timer of earlier threads:$(kv $T/spin60.before hrtimers)" \
