@@ -1767,8 +1767,8 @@ static int case_open(void)
 
 /*
  * Open the device, attach to the current CPU's run and map all of its
- * memory (size: in, the expected size; out, the attached one). NULL with
- * errno set, the failure reported as bad, when any step fails.
+ * memory (*size: its size, as the attach gives it). NULL with errno set,
+ * the failure reported as bad, when any step fails.
  */
 static struct offsched_shm *map_run(uint64_t *size)
 {
@@ -1818,7 +1818,6 @@ static int case_scribble(void)
 	if (!x->started || (x->registered && x->run_service == SVC_FTQ) ||
 	    learn_run(cpu))
 		return -1;
-	size = x->run_size;
 	shm = map_run(&size);
 	if (!shm)
 		return errno;
@@ -1900,7 +1899,6 @@ static int case_ring(void)
 	if (!x->registered || x->run_service != SVC_ECHO || x->stopping ||
 	    learn_run(cpu))
 		return -1;
-	size = x->run_size;
 	shm = map_run(&size);
 	if (!shm)
 		return errno;
