@@ -14,7 +14,7 @@ notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; sed 's/^/# /' "$tmp/err" 2> /dev/null | tail -n 5; fi; }
 
 echo "TAP version 13"
-echo "1..18"
+echo "1..19"
 
 # --- qemu/kernel.sh: a fragment option that does not stick ---
 # A fake kernel tree: "make tinyconfig" writes an empty .config and the
@@ -52,7 +52,7 @@ run_suite() {
 			while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
 			mkdir -p "$out"
 			printf 'TAP version 13\n1..1\nok 1 - fine\n# notick: end of suite %s\n' "$SUITE" > "$out/ktap.log"
-			: > "$out/console.log"
+			printf '%s' "${CONSOLE:-}" > "$out/console.log"
 		}
 		SUITE=$1
 		s=$2
@@ -65,6 +65,19 @@ check "harness: a suite's logs go to build/test/SUITE whatever the caller's \$s"
 check "harness: sourcing it runs no suite" '[ ! -e "$HB/test/host" ] && [ ! -e "$HB/test/notick" ]'
 check "harness: the guest's CPU count defaults to 2" \
 	'grep -qx -- -c "$tmp/boot-args" && [ "$(grep -x -A1 -- -c "$tmp/boot-args" | tail -n 1)" = 2 ]'
+# A BUG_ON() in interrupt: its header names no "BUG:"; the report is
+# printed whole, since CI keeps only what make test prints.
+CONSOLE=$(printf '%s\r\n' '[   31.60] ------------[ cut here ]------------' \
+	'[   31.61] kernel BUG at kernel/sched/rt.c:1114!' \
+	'[   31.62] invalid opcode: 0000 [#1] PREEMPT SMP' \
+	'[   31.63] RIP: 0010:dequeue_top_rt_rq+0x3c/0x40' \
+	'[   31.64] Call Trace:' '[   31.65]  <IRQ>' \
+	'[   31.66] Kernel panic - not syncing: Fatal exception in interrupt') \
+	run_suite smoke smoke > "$tmp/out" 2> "$tmp/err"
+check "harness: a BUG_ON() fails the kernel log, its report printed whole" \
+	'grep -q "^FAIL smoke: kernel log clean  (\[   31.61\] kernel BUG at kernel/sched/rt.c:1114!)$" "$tmp/out" &&
+	 grep -q "^       \[   31.63\] RIP: 0010:dequeue_top_rt_rq+0x3c/0x40$" "$tmp/out" &&
+	 grep -q "^       \[   31.66\] Kernel panic" "$tmp/out"'
 
 # A suite with a kernels file (notickctl: notick-off) boots once more on
 # that kernel, built first; the boot step and the build are replaced.
