@@ -118,9 +118,12 @@ run_guest_suite() {
 		[ "$frag" = "$only" ] && limit=$((limit * 3))
 	fi
 	say "suite $name: booting ($kdesc kernel, -cpu $cpu -smp $cpus${args[*]:+, ${args[*]}}, limit ${limit}s)"
+	local t0=$SECONDS
 	with_heartbeat "suite $name" boot -f "$flavour" "${kernel[@]}" -s "$s" -o "$out" -t "$limit" \
 		-c "$cpus" -C "$cpu" -- "${args[@]}"
 	rc=$?
+	# Each boot's share of make test's time budget
+	say "suite $name: booted and ran in $((SECONDS - t0)) s"
 	tr -d '\r' < "$out/ktap.log" > "$out/ktap.txt" 2>/dev/null || : > "$out/ktap.txt"
 	parse_ktap "$name" < "$out/ktap.txt"
 	if ! grep -q "^# notick: end of suite $s" "$out/ktap.txt"; then
