@@ -446,6 +446,7 @@ def analyse_run(sc, run, cpu):
         res['irq_run'] = sum(v for k, v in whole.items() if not k.startswith('softirq'))
         res['loc_launch'] = launch.get('timer tick', 0)
         res['irq_launch'] = sum(v for k, v in launch.items() if not k.startswith('softirq'))
+        res['irqs_launch'] = {k: v for k, v in launch.items() if not k.startswith('softirq')}
         res['loc_loop'] = loop.pop('timer tick', 0)
         res['irqs_loop'] = {k: v for k, v in loop.items() if not k.startswith('softirq')}
         res['softirqs_loop'] = {k: v for k, v in loop.items() if k.startswith('softirq')}
@@ -760,6 +761,13 @@ def main():
                 if n.get(k) is not None and r.get(k) is not None:
                     print('  SCHED_NOTICK %s: %s against %s (median of runs).'
                           % (what, fmt(n[k]), fmt(r[k])))
+            # Where the launch's entries come from, run by run
+            for sc in ('notick', ref):
+                kinds = [x['irqs_launch'] for x in runs.get(sc, []) if x.get('irqs_launch') is not None]
+                if kinds:
+                    print('  %s, interrupt entries from the launch by kind, run by run: %s.' % (
+                        LABEL[sc], '; '.join(', '.join('%s %d' % kv for kv in sorted(k.items())) or 'none'
+                                             for k in kinds)))
     print()
     print('Spread over the runs, min / median / max (syscall_ns_batches: over every batch of'
           ' getppid() calls of every run;')

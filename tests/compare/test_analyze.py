@@ -208,6 +208,8 @@ def launch_counts_what_came_before_the_process():
     assert r['ok'], r
     assert r['loc_run'] == 1 and r['irq_run'] == 2, r
     assert r['loc_launch'] == 2 and r['irq_launch'] == 4, r
+    # by kind: the ticks, the call before the arrival, the process's resched
+    assert r['irqs_launch'] == {'timer tick': 2, 'IPI call': 1, 'IPI resched': 1}, r['irqs_launch']
 
 
 def offsched_log(gaps_lost='0', rep=1):
