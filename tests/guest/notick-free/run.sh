@@ -14,7 +14,7 @@ CPU=1
 T=/tmp/notick-free
 mkdir -p $T
 
-ktap_plan 11
+ktap_plan 12
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
 # The tick period
@@ -51,18 +51,43 @@ free "before any admission"
 # The first admission turns context tracking on while CPU 0 runs a task in
 # user space: its next entry into the kernel must not trip the entry
 # code's check of the user/kernel state.
+# Turning the mode on stops the timekeeping CPU alone (its stopper
+# thread runs the switch): the thread's CPU, where it already runs, is
+# left alone.
 taskset -c 0 sh -c 'while :; do :; done' &
 spin_pid=$!
 sleep 0.5
 dmesg -c > /dev/null
-"$NTT" hold $CPU > $T/hold 2>&1 &
+echo 0 > $TR/tracing_on
+echo > $TR/trace
+echo 1 > $TR/events/sched/sched_switch/enable
+echo 1 > $TR/tracing_on
+taskset -c $CPU "$NTT" hold $CPU > $T/hold 2>&1 &
 hold_pid=$!
 wait_for "grep -q ADMITTED $T/hold" || dump $T/hold
+echo 0 > $TR/tracing_on
+echo 0 > $TR/events/sched/sched_switch/enable
+# CPU 0's stopper runs, and CPU 1's that overlap one of them in time
+# (stop_machine() holds every CPU's at once; another use of CPU 1's
+# stopper, the admission pushing a task away, comes later)
+r=$(awk -v c=$CPU '
+	function ts(l) { match(l, /[0-9]+\.[0-9]+:/); return substr(l, RSTART, RLENGTH - 1) + 0 }
+	!/sched_switch:/ { next }
+	/\[000\]/ && /next_comm=migration\/0 / { s0 = ts($0) }
+	/\[000\]/ && /prev_comm=migration\/0 / && s0 { n++; a[n] = s0; b[n] = ts($0); s0 = 0 }
+	$0 ~ "\\[00" c "\\]" && $0 ~ "next_comm=migration/" c " " { s1 = ts($0) }
+	$0 ~ "\\[00" c "\\]" && $0 ~ "prev_comm=migration/" c " " && s1 { m++; x[m] = s1; y[m] = ts($0); s1 = 0 }
+	END { both = 0
+	      for (i = 1; i <= m; i++) for (j = 1; j <= n; j++) if (x[i] <= b[j] && y[i] >= a[j]) both++
+	      print n + 0, both }' $TR/trace)
+m0=${r% *} m1=${r#* }
 sleep 0.5
 kill -9 $spin_pid; wait $spin_pid 2>/dev/null
 dmesg > $T/dmesg.on
 ktap_check "tracking turned on while CPU 0 ran in user space: no warning ($(grep -c 'WARNING' $T/dmesg.on))" \
 	'grep -q "Full dynticks mode on" $T/dmesg.on && ! grep -q WARNING $T/dmesg.on'
+ktap_check "turning the mode on stopped CPU 0 alone: its stopper ran ($m0 times), CPU $CPU's never at the same time ($m1 times)" \
+	'[ "$m0" -ge 1 ] && [ "$m1" = 0 ]'
 "$NTT" membarrier > $T/mb 2>&1
 dump $T/mb
 ktap_check "while CPU $CPU is owned: membarrier GLOBAL refused as with nohz_full= (offered $(kv $T/mb query_global), $(kv $T/mb global))" \
