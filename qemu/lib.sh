@@ -69,7 +69,7 @@ build_lock() {
 # Kernel messages that mean a guest's boot went wrong whatever its
 # tests or measurements said (make test, make compare-test).
 BAD_KMSG='WARNING:|BUG:|kernel BUG at|Oops|Kernel panic|general protection fault|Call Trace:|'\
-'invalid opcode:|divide error:|stack segment:|double fault:|list_del corruption|'\
+'invalid opcode:|divide error:|int3:|stack segment:|double fault:|list_del corruption|'\
 'possible circular locking|possible recursive locking|inconsistent lock state|'\
 'DEBUG_LOCKS_WARN_ON|suspicious RCU usage|RCU used illegally|rcu: INFO:|detected stall|'\
 'sleeping function called from invalid context|scheduling while atomic|'\

@@ -7,6 +7,8 @@
 # fragment FRAG (make test KASAN=1: -x kasan), with three times its time
 # limit (the sanitizers slow the guest), and not on its kernels file's.
 # Guest suites are the directories tests/guest/<suite>/ that have a run.sh;
+# every boot has the trace events of tests/guest/lib/events on from boot
+# (trace_event=; suites pick theirs with filters, lib/trace.sh);
 # optional files there: timeout (seconds, default 300), cmdline (extra
 # kernel arguments for the suite's boot), cpus (the guest's CPU count,
 # default 2), cpu (QEMU's CPU model, default max), kernels (one config
@@ -118,9 +120,12 @@ run_guest_suite() {
 		[ "$frag" = "$only" ] && limit=$((limit * 3))
 	fi
 	say "suite $name: booting ($kdesc kernel, -cpu $cpu -smp $cpus${args[*]:+, ${args[*]}}, limit ${limit}s)"
-	local t0=$SECONDS
+	# Every trace event a suite may record, on from boot: turning one on
+	# at run time patches kernel text (tests/guest/lib/trace.sh).
+	local tev t0=$SECONDS
+	tev="trace_event=$(grep -v '^#' "$TOP/tests/guest/lib/events" | tr / : | paste -sd,)"
 	with_heartbeat "suite $name" boot -f "$flavour" "${kernel[@]}" -s "$s" -o "$out" -t "$limit" \
-		-c "$cpus" -C "$cpu" -- "${args[@]}"
+		-c "$cpus" -C "$cpu" -- "$tev" "${args[@]}"
 	rc=$?
 	# Each boot's share of make test's time budget
 	say "suite $name: booted and ran in $((SECONDS - t0)) s"

@@ -14,7 +14,7 @@ notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; sed 's/^/# /' "$tmp/err" 2> /dev/null | tail -n 5; fi; }
 
 echo "TAP version 13"
-echo "1..19"
+echo "1..20"
 
 # --- qemu/kernel.sh: a fragment option that does not stick ---
 # A fake kernel tree: "make tinyconfig" writes an empty .config and the
@@ -65,6 +65,11 @@ check "harness: a suite's logs go to build/test/SUITE whatever the caller's \$s"
 check "harness: sourcing it runs no suite" '[ ! -e "$HB/test/host" ] && [ ! -e "$HB/test/notick" ]'
 check "harness: the guest's CPU count defaults to 2" \
 	'grep -qx -- -c "$tmp/boot-args" && [ "$(grep -x -A1 -- -c "$tmp/boot-args" | tail -n 1)" = 2 ]'
+# Trace events are never turned on at run time in the guest (it patches
+# kernel text): every one the suites record is on from boot.
+check "harness: the guest boots with every event of tests/guest/lib/events on (trace_event=)" \
+	'[ "$(grep -c "^trace_event=" "$tmp/boot-args")" = 1 ] &&
+	 [ "$(sed -n "s/^trace_event=//p" "$tmp/boot-args" | tr , "\n" | tr : /)" = "$(grep -v "^#" "$TOP/tests/guest/lib/events")" ]'
 # A BUG_ON() in interrupt: its header names no "BUG:"; the report is
 # printed whole, since CI keeps only what make test prints.
 CONSOLE=$(printf '%s\r\n' '[   31.60] ------------[ cut here ]------------' \
@@ -101,7 +106,7 @@ variants() {	# variants BUILD_RC [ONLY]: run_suite notickctl (with -x ONLY), boo
 rm -f "$tmp/boots"
 variants 0 > "$tmp/out" 2> "$tmp/err"
 check "harness: notickctl boots on the test kernel, then on test-notick-off (built first)" \
-	'[ "$(cut -d " " -f 1 "$tmp/boots" | tr "\n" " ")" = "boot build boot " ] && grep -q "^build notick-off$" "$tmp/boots" && [ "$(sed -n 3p "$tmp/boots" | grep -c -- "-k test-notick-off .*-- notick.kernel=notick-off$")" = 1 ] && ! sed -n 1p "$tmp/boots" | grep -q -- "-k "'
+	'[ "$(cut -d " " -f 1 "$tmp/boots" | tr "\n" " ")" = "boot build boot " ] && grep -q "^build notick-off$" "$tmp/boots" && [ "$(sed -n 3p "$tmp/boots" | grep -c -- "-k test-notick-off .*-- trace_event=[^ ]* notick.kernel=notick-off$")" = 1 ] && ! sed -n 1p "$tmp/boots" | grep -q -- "-k "'
 check "harness: the second boot's results are notickctl[notick-off], its logs apart" \
 	'grep -q "^PASS notickctl\[notick-off\]: fine$" "$tmp/out" && grep -q "^PASS notickctl: fine$" "$tmp/out" && [ -f "$HB/test/notickctl-notick-off/ktap.txt" ]'
 rm -f "$tmp/boots"

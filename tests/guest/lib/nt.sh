@@ -4,14 +4,15 @@
 #   dump FILE            FILE as KTAP diagnostic lines
 #   within_pct A B PCT   |A - B| * 100 <= PCT * B (integers)
 #   wait_for EXPR        poll up to 30 s for EXPR (not a pass criterion)
-#   traced "EVENT..." CMD...  run CMD with only these trace events on, from
-#                        an empty buffer; what they recorded stays in $TR/trace
+#   traced "EVENT..." CMD...  run CMD with only these trace events recorded
+#                        (trace_only, lib/trace.sh), from an empty buffer;
+#                        what they recorded stays in $TR/trace
 #   loc CPU              local timer interrupts of CPU so far
 #   policy_of PID        scheduling policy of PID (/proc/PID/stat field 41)
 #   housekeeping_on_cpu0 the watchdog and device IRQs on CPU 0 only (what
 #                        nohz_full= and irqaffinity= would do at boot), so
 #                        that LOC counts show what the class itself does
-TR=/sys/kernel/tracing
+. ../lib/trace.sh
 kv() { sed -n "s/^$2=//p" "$1"; }
 dump() { sed 's/^/# /' "$1"; }
 within_pct() {
@@ -30,11 +31,11 @@ traced() {
 	shift
 	echo 0 > $TR/tracing_on
 	echo > $TR/trace
-	for e in $evs; do echo 1 > $TR/events/$e/enable; done
+	trace_only $evs
 	echo 1 > $TR/tracing_on
 	"$@"
 	echo 0 > $TR/tracing_on
-	for e in $evs; do echo 0 > $TR/events/$e/enable; done
+	trace_only
 }
 loc() { awk -v c=$(($1 + 2)) '$1 == "LOC:" { print $c }' /proc/interrupts; }
 policy_of() { awk '{print $41}' /proc/$1/stat 2>/dev/null; }

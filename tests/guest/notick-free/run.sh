@@ -60,13 +60,13 @@ sleep 0.5
 dmesg -c > /dev/null
 echo 0 > $TR/tracing_on
 echo > $TR/trace
-echo 1 > $TR/events/sched/sched_switch/enable
+trace_only sched/sched_switch
 echo 1 > $TR/tracing_on
 taskset -c $CPU "$NTT" hold $CPU > $T/hold 2>&1 &
 hold_pid=$!
 wait_for "grep -q ADMITTED $T/hold" || dump $T/hold
 echo 0 > $TR/tracing_on
-echo 0 > $TR/events/sched/sched_switch/enable
+trace_only
 # CPU 0's stopper runs, and CPU 1's that overlap one of them in time
 # (stop_machine() holds every CPU's at once; another use of CPU 1's
 # stopper, the admission pushing a task away, comes later)

@@ -40,7 +40,7 @@ echo $((1 << CPU)) > $TR/tracing_cpumask
 EVS="sched/sched_switch workqueue/workqueue_execute_start timer/timer_expire_entry
      timer/hrtimer_expire_entry irq_vectors/local_timer_entry timer/hrtimer_start
      timer/hrtimer_cancel timer/tick_stop irq_vectors/local_timer_exit"
-for e in $EVS; do echo 1 > $TR/events/$e/enable; done
+trace_only $EVS
 echo 1 > $TR/tracing_on
 ktap_note "load starts at $(cut -d" " -f1 /proc/uptime) s"
 l0=$(loc $CPU) y0=$(cat $SYS/yields) r0=$(cat $SYS/tick_restarts) u0=$(utime_of $hold)
@@ -48,7 +48,7 @@ load_start $T/stress
 "$NTT" respond $LOAD > $T/respond 2>&1
 l1=$(loc $CPU) y1=$(cat $SYS/yields) r1=$(cat $SYS/tick_restarts) u1=$(utime_of $hold)
 echo 0 > $TR/tracing_on
-for e in $EVS; do echo 0 > $TR/events/$e/enable; done
+trace_only
 echo ff > $TR/tracing_cpumask
 # what ran on CPU 1, with counts, and the events around each interrupt
 sed -n 's/.*sched_switch: .*==> next_comm=\([^ ]*\) .*/ran \1/p

@@ -218,15 +218,15 @@ T "--cpu 1: program runs as SCHED_NOTICK (8) on CPU 1 only" \
 # sleeps, so its process first runs on CPU 1 as the SCHED_NOTICK thread
 # (prio 0 in sched_switch), never before as the CFS task it started as
 # (120), and the CPU's stopper never has to push it there.
-TR=/sys/kernel/tracing
+. ../lib/trace.sh
 echo 0 > $TR/tracing_on
 echo > $TR/trace
-echo sched:sched_switch > $TR/set_event
+trace_only sched/sched_switch
 echo 1 > $TR/tracing_on
 taskset -c 0 $NT --cpu 1 -- sh -c 'echo $$' > $T/out 2> $T/err
 rc=$?
 echo 0 > $TR/tracing_on
-echo > $TR/set_event
+trace_only
 # Counted from its exec of notickctl (the shell's child may have been
 # placed on CPU 1 before taskset moved it); the release at its exit
 # makes it CFS again, so a later switch may be 120.
