@@ -1082,6 +1082,67 @@ static int cmd_pi(int cpu)
 	return 0;
 }
 
+/*
+ * dlboost: a SCHED_NORMAL owner of a PI mutex, pinned to @cpu, boosted to
+ * deadline by a SCHED_DEADLINE waiter, asks for SCHED_NOTICK. The deadline
+ * bandwidth check refuses a boosted task a policy change (EBUSY): the
+ * CPU must then stay free, not be left admitted to a thread that is not
+ * SCHED_NOTICK.
+ */
+static void *dlboost_owner(void *arg)
+{
+	struct pi_state *st = arg;
+
+	bind_cpu(st->cpu);
+	pthread_mutex_lock(&st->lock);
+	st->owner = (pid_t)syscall(SYS_gettid);
+	while (!st->release)
+		sleep_s(0.001);
+	st->err = set_notick(0, 0);
+	st->rounds = (int)sysfs_pid(st->cpu);
+	pthread_mutex_unlock(&st->lock);
+	return NULL;
+}
+
+static int cmd_dlboost(int cpu)
+{
+	struct pi_state st = { .cpu = cpu };
+	struct pi_waiter w = { .st = &st, .policy = SCHED_DEADLINE };
+	pthread_mutexattr_t ma;
+	pthread_t owner, waiter;
+
+	bind_cpu(0);
+	pthread_mutexattr_init(&ma);
+	if (pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT))
+		die("PTHREAD_PRIO_INHERIT");
+	pthread_mutex_init(&st.lock, &ma);
+	if (pthread_create(&owner, NULL, dlboost_owner, &st))
+		die("pthread_create");
+	while (!st.owner)
+		sleep_s(0.001);
+	printf("before_prio=%ld\n", task_prio(st.owner));
+	if (pthread_create(&waiter, NULL, pi_wait, &w))
+		die("pthread_create");
+	while (!w.state)
+		sleep_s(0.001);
+	if (w.state < 0) {
+		printf("waiter=%s\n", errname(-w.state));
+		st.release = 1;
+		pthread_join(owner, NULL);
+		pthread_join(waiter, NULL);
+		return 1;
+	}
+	sleep_s(0.2);
+	printf("boosted_prio=%ld\nboosted_policy=%d\n", task_prio(st.owner),
+	       task_policy(st.owner));
+	st.release = 1;
+	pthread_join(waiter, NULL);
+	pthread_join(owner, NULL);
+	printf("err=%s\nsysfs_pid_after_call=%d\nsysfs_pid_at_end=%ld\n",
+	       errname(st.err), st.rounds, sysfs_pid(cpu));
+	return 0;
+}
+
 static int cmd_rtwake(void)
 {
 	struct sched_param sp = { .sched_priority = 1 };
@@ -1989,6 +2050,8 @@ int main(int argc, char **argv)
 		return cmd_pi(atoi(argv[2]));
 	if (!strcmp(argv[1], "wait-contender") && argc == 4)
 		return cmd_wait_contender(atoi(argv[2]), atof(argv[3]));
+	if (!strcmp(argv[1], "dlboost") && argc == 3)
+		return cmd_dlboost(atoi(argv[2]));
 	if (!strcmp(argv[1], "rtwake") && argc == 2)
 		return cmd_rtwake();
 	if (!strcmp(argv[1], "spinhold") && argc == 3)

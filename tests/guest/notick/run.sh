@@ -22,7 +22,7 @@ mkdir -p $T
 FUZZ=1
 case " $(cat /proc/cmdline) " in *" notick.kernel="*) FUZZ=0 ;; esac
 [ "${EXPECT_RCU:-}" = local ] && FUZZ=0
-ktap_plan $((60 + 2 * FUZZ))
+ktap_plan $((61 + 2 * FUZZ))
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
 # --- interface presence -------------------------------------------------
@@ -366,6 +366,18 @@ ktap_note "LOC on CPU $CPU over 60 s of spinning: $(kv $T/spin60 loc_delta), tic
 dump $T/spin60.locs
 ktap_check "60 s spin: the tick stopped ($(kv $T/spin60 tick_stop_ms) ms after admission), then 0 local timer interrupts on CPU $CPU ($(kv $T/spin60 loc_delta), $(kv $T/spin60 tick_restarts_in_window) restarts)" \
 	'[ "$(kv $T/spin60 tick_stop_ms)" != -1 ] && [ "$(kv $T/spin60 loc_delta)" = 0 ]'
+# --- a thread boosted to deadline asks for SCHED_NOTICK (last: before the
+# fix, the refused call left CPU 1 admitted to it for good) ---------------
+# The deadline bandwidth check refuses a policy change to a task a
+# SCHED_DEADLINE waiter boosts through a PI mutex (EBUSY); it comes before
+# admission, so the CPU stays free.
+"$NTT" dlboost $CPU > $T/dlboost 2>&1
+dump $T/dlboost
+ktap_check "boosted to deadline through a PI mutex, asking for SCHED_NOTICK: $(kv $T/dlboost err), CPU $CPU left free (sysfs pid $(kv $T/dlboost sysfs_pid_after_call), prio $(kv $T/dlboost boosted_prio) from $(kv $T/dlboost before_prio))" \
+	'[ "$(kv $T/dlboost err)" = EBUSY ] &&
+	 [ "$(kv $T/dlboost boosted_prio)" -lt "$(kv $T/dlboost before_prio)" ] &&
+	 [ "$(kv $T/dlboost sysfs_pid_after_call)" = 0 ] && [ "$(kv $T/dlboost sysfs_pid_at_end)" = 0 ]'
+
 dmesg > $T/dmesg
 ktap_check "no RCU stall reported in the kernel log" \
 	'! grep -qi "rcu.*stall" $T/dmesg'
