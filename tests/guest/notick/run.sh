@@ -159,7 +159,9 @@ if [ -d $TR/events/rcu/rcu_callback ]; then
 	/tracing_mark_write: ntt: spin ends/ { end = 1; exit }
 	!/func=__d_free[ \t]*/ { next }
 	/ rcu_callback: / && index($0, cpu) { q++ }
-	/ rcu_invoke_callback: / { if (index($0, cpu)) i++; else o++ }
+	# on CPU 1, from its first callback queued there: before, it was an
+	# ordinary CPU whose rcuo kthreads may run there with older ones
+	/ rcu_invoke_callback: / { if (!index($0, cpu)) o++; else if (q) i++ }
 	END { printf "queued=%d\ninvoked=%d\nelsewhere=%d\nend=%d\n", q, i, o, end }
 	' $TR/trace > $T/cbcount
 	dump $T/cbcount
