@@ -1045,19 +1045,27 @@ static void pi_round(struct pi_state *st, int policy, const char *tag,
 	printf("%s_waiter_got_lock=%d\n", tag, w.state == 2);
 }
 
-static int cmd_pi(int cpu)
+/* From CPU 0: @st's lock with priority inheritance, and its owner @fn. */
+static void pi_start_owner(struct pi_state *st, pthread_t *owner,
+			   void *(*fn)(void *))
 {
-	struct pi_state st = { .cpu = cpu };
 	pthread_mutexattr_t ma;
-	pthread_t owner;
 
 	bind_cpu(0);
 	pthread_mutexattr_init(&ma);
 	if (pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT))
 		die("PTHREAD_PRIO_INHERIT");
-	pthread_mutex_init(&st.lock, &ma);
-	if (pthread_create(&owner, NULL, pi_owner, &st))
+	pthread_mutex_init(&st->lock, &ma);
+	if (pthread_create(owner, NULL, fn, st))
 		die("pthread_create");
+}
+
+static int cmd_pi(int cpu)
+{
+	struct pi_state st = { .cpu = cpu };
+	pthread_t owner;
+
+	pi_start_owner(&st, &owner, pi_owner);
 	while (!st.owner && !st.err)
 		sleep_s(0.001);
 	if (st.err) {
@@ -1108,16 +1116,9 @@ static int cmd_dlboost(int cpu)
 {
 	struct pi_state st = { .cpu = cpu };
 	struct pi_waiter w = { .st = &st, .policy = SCHED_DEADLINE };
-	pthread_mutexattr_t ma;
 	pthread_t owner, waiter;
 
-	bind_cpu(0);
-	pthread_mutexattr_init(&ma);
-	if (pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT))
-		die("PTHREAD_PRIO_INHERIT");
-	pthread_mutex_init(&st.lock, &ma);
-	if (pthread_create(&owner, NULL, dlboost_owner, &st))
-		die("pthread_create");
+	pi_start_owner(&st, &owner, dlboost_owner);
 	while (!st.owner)
 		sleep_s(0.001);
 	printf("before_prio=%ld\n", task_prio(st.owner));
