@@ -113,6 +113,35 @@ static const char *who(pid_t tid, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Whether thread @tid (0: the calling thread) runs boosted to deadline
+ * through a PI mutex: /proc's priority (the 18th field of stat) is then
+ * below every real-time one (-101). The kernel refuses such a thread any
+ * policy change with EBUSY, as it does a CPU with another SCHED_NOTICK
+ * thread.
+ */
+static int deadline_boosted(pid_t tid)
+{
+	char path[64], *text, *p;
+	long prio = 0;
+	int field;
+
+	if (tid)
+		snprintf(path, sizeof(path), "/proc/%ld/stat", (long)tid);
+	else
+		snprintf(path, sizeof(path), "/proc/thread-self/stat");
+	text = nt_read_file(path);
+	p = text ? strrchr(text, ')') : NULL;
+	/* After the comm: state is field 3, priority field 18. */
+	for (field = 2; p && field < 18; field++) {
+		p = strchr(p + 1, ' ');
+		if (p && field == 17)
+			prio = strtol(p + 1, NULL, 10);
+	}
+	free(text);
+	return prio < -100;
+}
+
 /* Exit code and message for a failed sched_setattr(SCHED_NOTICK). */
 static int setattr_error(int e, pid_t tid, int cpu)
 {
@@ -130,7 +159,10 @@ static int setattr_error(int e, pid_t tid, int cpu)
 		break;
 	case NT_EXIT_BUSY:
 		nt_read_cpu_notick(cpu, &st);
-		if (st.pid > 0) {
+		if (deadline_boosted(tid)) {
+			warnx("cannot make %s SCHED_NOTICK now: it holds a PI mutex that a SCHED_DEADLINE thread waits on, and the kernel changes no policy of a thread boosted to deadline; retry once it releases the mutex",
+			      w);
+		} else if (st.pid > 0) {
 			nt_read_comm(st.pid, comm, sizeof(comm));
 			warnx("CPU %d is busy: PID %ld%s%s%s already runs SCHED_NOTICK there",
 			      cpu, st.pid, comm[0] ? " (" : "", comm,

@@ -51,6 +51,12 @@
  *	18) and policy while each waiter waits and after, CPU's LOC count
  *	while the FIFO waiter waits and once the owner is alone again, and
  *	the TID in cpuN/notick/pid.
+ *   ntt dlboost CPU [CMD]
+ *	A SCHED_NORMAL thread on CPU holds a priority-inheritance mutex a
+ *	SCHED_DEADLINE thread waits on, and asks for SCHED_NOTICK while so
+ *	boosted; with CMD, it does not ask itself: CMD runs through
+ *	/bin/sh meanwhile, with the thread's TID in $NTT_TID ("cmd_rc=N").
+ *	Prints the priorities, the error and cpuN/notick/pid after.
  *   ntt spinhold CPU
  *	Become SCHED_NOTICK on CPU, print "ADMITTED TID" and spin in user
  *	space until killed.
@@ -1097,6 +1103,8 @@ static int cmd_pi(int cpu)
  * CPU must then stay free, not be left admitted to a thread that is not
  * SCHED_NOTICK.
  */
+static const char *dlboost_cmd;	/* asks for the owner instead */
+
 static void *dlboost_owner(void *arg)
 {
 	struct pi_state *st = arg;
@@ -1106,7 +1114,8 @@ static void *dlboost_owner(void *arg)
 	st->owner = (pid_t)syscall(SYS_gettid);
 	while (!st->release)
 		sleep_s(0.001);
-	st->err = set_notick(0, 0);
+	if (!dlboost_cmd)
+		st->err = set_notick(0, 0);
 	st->rounds = (int)sysfs_pid(st->cpu);
 	pthread_mutex_unlock(&st->lock);
 	return NULL;
@@ -1136,6 +1145,16 @@ static int cmd_dlboost(int cpu)
 	sleep_s(0.2);
 	printf("boosted_prio=%ld\nboosted_policy=%d\n", task_prio(st.owner),
 	       task_policy(st.owner));
+	if (dlboost_cmd) {
+		char tid[16];
+		int rc;
+
+		snprintf(tid, sizeof(tid), "%ld", (long)st.owner);
+		setenv("NTT_TID", tid, 1);
+		fflush(stdout);
+		rc = system(dlboost_cmd);
+		printf("cmd_rc=%d\n", WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
+	}
 	st.release = 1;
 	pthread_join(waiter, NULL);
 	pthread_join(owner, NULL);
@@ -2051,8 +2070,10 @@ int main(int argc, char **argv)
 		return cmd_pi(atoi(argv[2]));
 	if (!strcmp(argv[1], "wait-contender") && argc == 4)
 		return cmd_wait_contender(atoi(argv[2]), atof(argv[3]));
-	if (!strcmp(argv[1], "dlboost") && argc == 3)
+	if (!strcmp(argv[1], "dlboost") && (argc == 3 || argc == 4)) {
+		dlboost_cmd = argc == 4 ? argv[3] : NULL;
 		return cmd_dlboost(atoi(argv[2]));
+	}
 	if (!strcmp(argv[1], "rtwake") && argc == 2)
 		return cmd_rtwake();
 	if (!strcmp(argv[1], "spinhold") && argc == 3)

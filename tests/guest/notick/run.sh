@@ -22,7 +22,7 @@ mkdir -p $T
 FUZZ=1
 case " $(cat /proc/cmdline) " in *" notick.kernel="*) FUZZ=0 ;; esac
 [ "${EXPECT_RCU:-}" = local ] && FUZZ=0
-ktap_plan $((61 + 2 * FUZZ))
+ktap_plan $((62 + 2 * FUZZ))
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
 # --- interface presence -------------------------------------------------
@@ -379,6 +379,15 @@ ktap_check "boosted to deadline through a PI mutex, asking for SCHED_NOTICK: $(k
 	'[ "$(kv $T/dlboost err)" = EBUSY ] &&
 	 [ "$(kv $T/dlboost boosted_prio)" -lt "$(kv $T/dlboost before_prio)" ] &&
 	 [ "$(kv $T/dlboost sysfs_pid_after_call)" = 0 ] && [ "$(kv $T/dlboost sysfs_pid_at_end)" = 0 ]'
+# notickctl asked for such a thread says why the kernel refused (it said
+# "another thread already runs SCHED_NOTICK there" before) and exits 4.
+"$NTT" dlboost $CPU "notickctl --cpu $CPU --pid \$NTT_TID" > $T/dlboost-ctl 2>&1
+dump $T/dlboost-ctl
+ktap_check "notickctl --pid on a thread boosted to deadline: exit $(kv $T/dlboost-ctl cmd_rc), says why, CPU $CPU left free (sysfs pid $(kv $T/dlboost-ctl sysfs_pid_at_end))" \
+	'[ "$(kv $T/dlboost-ctl cmd_rc)" = 4 ] &&
+	 grep -q "SCHED_DEADLINE thread waits on" $T/dlboost-ctl &&
+	 ! grep -q "already runs SCHED_NOTICK" $T/dlboost-ctl &&
+	 [ "$(kv $T/dlboost-ctl sysfs_pid_at_end)" = 0 ]'
 
 dmesg > $T/dmesg
 ktap_check "no RCU stall reported in the kernel log" \
