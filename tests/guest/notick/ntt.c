@@ -57,6 +57,14 @@
  *	boosted; with CMD, it does not ask itself: CMD runs through
  *	/bin/sh meanwhile, with the thread's TID in $NTT_TID ("cmd_rc=N").
  *	Prints the priorities, the error and cpuN/notick/pid after.
+ *   ntt kick CPU idle|busy
+ *	A child bound to CPU sleeps, CPU idle or (busy) running a CFS
+ *	spinner allowed on CPU 0 too; from CPU 0 the child is made
+ *	SCHED_NOTICK, then woken 0.3 s (busy: 1.5 s) later to spin.
+ *	Prints CPU's CAL and IWI interrupts between, the spinner's CPU
+ *	time meanwhile (its utime + stime), where it ran before and after
+ *	the wakeup, and CPU's tick and LOC count over 0.5 s once the child
+ *	spins.
  *   ntt spinhold CPU
  *	Become SCHED_NOTICK on CPU, print "ADMITTED TID" and spin in user
  *	space until killed.
@@ -404,10 +412,11 @@ static void print_hrtimers(const char *key, int cpu)
 	printf("\n");
 }
 
-/* LOC (local timer interrupts) count of one CPU, from /proc/interrupts */
-static long long loc_count(int cpu)
+/* Count of one CPU on the line @name ("LOC:", "CAL:"...) of /proc/interrupts */
+static long long irq_count(const char *name, int cpu)
 {
 	FILE *f = fopen("/proc/interrupts", "r");
+	size_t len = strlen(name);
 	char line[4096];
 	long long val = -1;
 
@@ -419,9 +428,9 @@ static long long loc_count(int cpu)
 
 		while (*p == ' ')
 			p++;
-		if (strncmp(p, "LOC:", 4))
+		if (strncmp(p, name, len))
 			continue;
-		p += 4;
+		p += len;
 		for (i = 0; i <= cpu; i++) {
 			val = strtoll(p, &end, 10);
 			if (end == p) {
@@ -434,6 +443,12 @@ static long long loc_count(int cpu)
 	}
 	fclose(f);
 	return val;
+}
+
+/* LOC (local timer interrupts) count of one CPU */
+static long long loc_count(int cpu)
+{
+	return irq_count("LOC:", cpu);
 }
 
 /* Idle time of one CPU in USER_HZ ticks, from /proc/stat */
@@ -1219,6 +1234,25 @@ static char task_state(pid_t pid, pid_t tid)
 	return p && p[1] == ' ' ? p[2] : 0;
 }
 
+/* utime + stime of a process in seconds (fields 14 and 15 of its stat) */
+static double task_cpu_s(pid_t pid)
+{
+	unsigned long long ut, st;
+	char path[64], buf[1024], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / sysconf(_SC_CLK_TCK);
+}
+
 static void *sleeper_thread(void *arg)
 {
 	(void)arg;
@@ -1543,6 +1577,98 @@ static int cmd_remote(int cpu, double seconds)
 	waitpid(spinner, NULL, 0);
 	if (write(wfd, "x", 1) != 1)
 		die("write");
+	waitpid(owner, NULL, 0);
+	return 0;
+}
+
+/*
+ * kick: a child bound to @cpu sleeps in read(); with @busy, a CFS spinner
+ * allowed on CPU 0 and @cpu runs on @cpu meanwhile, else @cpu is idle.
+ * From CPU 0, the child is made SCHED_NOTICK. Prints the function call and
+ * irq_work interrupts @cpu took from the admission until the child is
+ * woken 0.3 s later (1.5 s with @busy), the CPU time the spinner was charged meanwhile, where
+ * it ran then and after the child took the CPU, and the child's tick and
+ * LOC count once it spins alone.
+ */
+static int cmd_kick(int cpu, int busy)
+{
+	struct shared *sh = shared_map();
+	long long cal, iwi;
+	double spun = 0;
+	pid_t owner, spinner = 0;
+	cpu_set_t two;
+	int pipefd[2], err;
+	char c;
+
+	bind_cpu(0);
+	if (pipe(pipefd))
+		die("pipe");
+	owner = xfork();
+	if (owner == 0) {
+		close(pipefd[1]);
+		bind_cpu(cpu);
+		if (read(pipefd[0], &c, 1) != 1)
+			_exit(1);
+		while (!sh->stop)
+			sh->loops++;
+		_exit(0);
+	}
+	close(pipefd[0]);
+	sh->cpu_seen = -1;
+	if (busy) {
+		spinner = xfork();
+		if (spinner == 0) {
+			bind_cpu(cpu);
+			CPU_ZERO(&two);
+			CPU_SET(0, &two);
+			CPU_SET(cpu, &two);
+			if (sched_setaffinity(0, sizeof(two), &two))
+				_exit(1);
+			while (!sh->stop)
+				sh->cpu_seen = sched_getcpu();
+			_exit(0);
+		}
+		while (sh->cpu_seen != cpu)
+			sleep_s(0.001);
+	}
+	while (task_state(owner, owner) != 'S')
+		sleep_s(0.001);
+	sleep_s(0.2);
+	trace_mark("ntt: kick: counting");
+	cal = irq_count("CAL:", cpu);
+	iwi = irq_count("IWI:", cpu);
+	if (spinner)
+		spun = task_cpu_s(spinner);
+	trace_mark("ntt: kick: admitting");
+	err = set_notick_pid(owner, cpu);
+	/*
+	 * Busy: long enough for the remote tick (1 Hz) to charge the spinner
+	 * its time, as on any nohz_full= CPU whose task runs tickless.
+	 */
+	sleep_s(0.1);
+	trace_mark("ntt: kick: 0.1 s after");
+	sleep_s(busy ? 1.4 : 0.2);
+	trace_mark("ntt: kick: slept");
+	cal = irq_count("CAL:", cpu) - cal;
+	iwi = irq_count("IWI:", cpu) - iwi;
+	if (spinner)
+		spun = task_cpu_s(spinner) - spun;
+	trace_mark("ntt: kick: counted, waking");
+	printf("admitted=%s\n", err ? errname(err) : "OK");
+	printf("window_ms=%d\nspinner_cpu_time_ms=%.0f\n", busy ? 1500 : 300,
+	       spun * 1000);
+	printf("admission_cal=%lld\nadmission_iwi=%lld\n", cal, iwi);
+	printf("spinner_cpu_before_wake=%d\n", sh->cpu_seen);
+	if (write(pipefd[1], "x", 1) != 1)
+		die("write");
+	sleep_s(0.3);
+	printf("owner_runs=%d\nspinner_cpu_after_wake=%d\n",
+	       sh->loops > 0, sh->cpu_seen);
+	printf("tick_stopped=%d\n", tick_stopped(cpu));
+	printf("loc_delta=%lld\n", loc_over(cpu, 0.5));
+	sh->stop = 1;
+	if (spinner)
+		waitpid(spinner, NULL, 0);
 	waitpid(owner, NULL, 0);
 	return 0;
 }
@@ -2074,6 +2200,8 @@ int main(int argc, char **argv)
 		dlboost_cmd = argc == 4 ? argv[3] : NULL;
 		return cmd_dlboost(atoi(argv[2]));
 	}
+	if (!strcmp(argv[1], "kick") && argc == 4)
+		return cmd_kick(atoi(argv[2]), !strcmp(argv[3], "busy"));
 	if (!strcmp(argv[1], "rtwake") && argc == 2)
 		return cmd_rtwake();
 	if (!strcmp(argv[1], "spinhold") && argc == 3)
