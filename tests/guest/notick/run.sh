@@ -190,11 +190,8 @@ fi
 # boot, here the run-time sysctl does it (see sched-notick.rst).
 # Device interrupts likewise: irqaffinity= would do it at boot, the
 # run-time /proc/irq files do it here.
-WDMASK=/proc/sys/kernel/watchdog_cpumask
-[ -w $WDMASK ] && echo 0 > $WDMASK
-ktap_note "watchdog_cpumask: $(cat $WDMASK 2>/dev/null)"
-echo 1 > /proc/irq/default_smp_affinity 2>/dev/null
-for f in /proc/irq/[0-9]*/smp_affinity; do echo 1 > $f 2>/dev/null; done
+housekeeping_on_cpu0
+ktap_note "watchdog_cpumask: $(cat /proc/sys/kernel/watchdog_cpumask 2>/dev/null)"
 ktap_note "device IRQs allowed on CPU 1: $(grep -l 2 /proc/irq/[0-9]*/effective_affinity 2>/dev/null | wc -l)"
 "$NTT" normal-spin $CPU 2 > $T/control 2>&1
 dump $T/control
