@@ -37,6 +37,8 @@
 #             clock_gettime() (ftq --gettime).  On request only: with three
 #             vCPUs on a two-core host, the host takes most of each
 #             quantum from both probes.
+#   paired-same  their control, in the same boot: a SCHED_NOTICK probe on
+#             both CPUs, so that the ratio of the two is the emulator's
 # Both kernels are built with the compare configuration (debugging off).
 # Every user-space scenario also times getppid() (ftq --syscalls) after the probe.
 # Options (make variables or environment):
@@ -45,8 +47,8 @@
 #                    mainline-cfs,icount,mainline-icount,icount-jump,
 #                    mainline-icount-jump,steps-notick,steps-nohz,
 #                    steps-nohz-cfs,steps-cfs,steps-mainline-cfs
-#             (the default; mainline-fifo, notick-isolate, paired and
-#             paired-gettime on request)
+#             (the default; mainline-fifo, notick-isolate, paired,
+#             paired-gettime and paired-same on request)
 #   CPUS=N, N>2: scale.  Every non-boot CPU runs a probe at once: N-1
 #             SCHED_NOTICK threads, N-1 FIFO or CFS threads on
 #             nohz_full=1-(N-1), N-1 OFFSCHED ftq services; CPU 0 runs a
@@ -62,7 +64,7 @@ set -uo pipefail
 CPUS=${CPUS:-2}
 [[ $CPUS =~ ^[0-9]+$ ]] || die "CPUS must be a number (got '$CPUS')"
 DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,icount-jump,mainline-icount-jump,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs
-known=",$DEFAULT,mainline-fifo,notick-isolate,paired,paired-gettime,"
+known=",$DEFAULT,mainline-fifo,notick-isolate,paired,paired-gettime,paired-same,"
 scale= dur=10 nprobe=1
 if [ "$CPUS" -gt 2 ]; then
 	scale=$(seq -s, 1 $((CPUS - 1))) nprobe=$((CPUS - 1))

@@ -32,7 +32,7 @@ ORDER = ['offsched', 'notick', 'notick-isolate', 'nohz', 'nohz-cfs', 'nohz-throt
          'mainline-fifo', 'mainline-cfs', 'icount', 'mainline-icount', 'icount-jump',
          'mainline-icount-jump', 'steps-notick', 'steps-nohz', 'steps-nohz-cfs', 'steps-cfs',
          'steps-mainline-cfs', 'paired-notick', 'paired-nohz', 'paired-gettime-notick',
-         'paired-gettime-nohz']
+         'paired-gettime-nohz', 'paired-same-notick', 'paired-same-nohz']
 # The rows of mainline at its best (tuned nohz_full=): the reference.
 REFERENCE = ['nohz', 'nohz-cfs']
 LABEL = {
@@ -52,6 +52,8 @@ LABEL = {
     'paired-notick': 'paired: SCHED_NOTICK', 'paired-nohz': 'paired: FIFO, nohz_full=',
     'paired-gettime-notick': 'paired, gettime: SCHED_NOTICK',
     'paired-gettime-nohz': 'paired, gettime: FIFO, nohz_full=',
+    'paired-same-notick': 'paired, control: SCHED_NOTICK',
+    'paired-same-nohz': 'paired, control: SCHED_NOTICK, nohz_full=',
 }
 NR_GETPPID = 110
 
@@ -560,8 +562,10 @@ def best_reference(summary):
 
 def paired_lines(runs):
     """The paired scenarios: SCHED_NOTICK's FTQ and FWQ against the
-    nohz_full= CPU's of the same boot, run by run (the same moments)."""
-    for base in ('paired', 'paired-gettime'):
+    nohz_full= CPU's of the same boot, run by run (the same moments).
+    paired-same is their control: SCHED_NOTICK on both CPUs, so that its
+    ratios are the emulator's alone."""
+    for base in ('paired', 'paired-gettime', 'paired-same'):
         a, b = runs.get(base + '-notick', []), runs.get(base + '-nohz', [])
         pairs = [(x, y) for x, y in zip(a, b) if x.get('ok') and y.get('ok')]
         if not pairs:
@@ -570,8 +574,10 @@ def paired_lines(runs):
         fwq = [y['fwq_cycles'] / x['fwq_cycles'] for x, y in pairs
                if x.get('fwq_cycles') and y.get('fwq_cycles')]
         print('%s (one boot, both probes at once): work per quantum, SCHED_NOTICK CPU %d /'
-              ' nohz_full= CPU %d, FTQ median, run by run: %s; FWQ speed: %s.'
-              % (LABEL[base + '-notick'].split(':')[0], pairs[0][0]['cpu'], pairs[0][1]['cpu'],
+              ' %s CPU %d, FTQ median, run by run: %s; FWQ speed: %s.'
+              % (LABEL[base + '-notick'].split(':')[0], pairs[0][0]['cpu'],
+                 'SCHED_NOTICK on the nohz_full=' if base == 'paired-same' else 'nohz_full=',
+                 pairs[0][1]['cpu'],
                  ' '.join('%.3f' % v for v in ftq), ' '.join('%.3f' % v for v in fwq) or '-'))
 
 

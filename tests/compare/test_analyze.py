@@ -360,6 +360,17 @@ def paired_rows():
         ' nohz_full= CPU 2, FTQ median, run by run: 0.990 1.000; FWQ speed: 1.000 1.000.' in out, out
 
 
+@test
+def paired_control_rows():
+    """paired-same, the control: SCHED_NOTICK on both CPUs, its own line"""
+    rc, out, res = main_on([paired_log('paired-same', 1, (100, 100, 100), (100, 100, 100)) +
+                            paired_log('paired-same', 2, (98, 98, 98), (100, 100, 100))])
+    assert rc == 0, out
+    assert res['runs']['paired-same-nohz'][0]['cpu'] == 2, res['runs']
+    assert 'paired, control (one boot, both probes at once): work per quantum, SCHED_NOTICK' \
+        ' CPU 1 / SCHED_NOTICK on the nohz_full= CPU 2, FTQ median, run by run: 1.000 0.980;' in out, out
+
+
 def scale_log(sc, rep, hk):
     """a scale run: the probe on CPUs 1 and 2 at once, the first record
     with the housekeeping CPU's timer lateness (section hk)"""

@@ -140,18 +140,24 @@ rt_unthrottled() {
 	return $rt_rc
 }
 
-# run_paired SCENARIO [FTQ-OPTION]: two probes at once on one kernel, in
-# the same host conditions: a SCHED_NOTICK thread on CPU (made full
-# dynticks at run time) and a FIFO thread on the nohz_full= CPU pair, as
-# the runs SCENARIO-notick and SCENARIO-nohz.
+# run_paired SCENARIO fifo|notick [FTQ-OPTION]: two probes at once on one
+# kernel, in the same host conditions: a SCHED_NOTICK thread on CPU (made
+# full dynticks at run time) and a FIFO thread (with notick, the control:
+# a second SCHED_NOTICK thread) on the nohz_full= CPU pair, as the runs
+# SCENARIO-notick and SCENARIO-nohz.
 run_paired() {
-	sc=$1
-	shift
+	sc=$1 how=$2
+	shift 2
 	trace_setup
 	snapshot before > /tmp/snap
 	echo 1 > $T/tracing_on
-	taskset -c "$pair" chrt -f 99 ./ftq "$@" -q "$quantum" -n "$samples" -g "$gap" \
-		> /tmp/ftq2.out 2> /tmp/ftq2.err &
+	if [ "$how" = notick ]; then
+		notickctl --cpu "$pair" -- ./ftq "$@" -q "$quantum" -n "$samples" -g "$gap" \
+			> /tmp/ftq2.out 2> /tmp/ftq2.err &
+	else
+		taskset -c "$pair" chrt -f 99 ./ftq "$@" -q "$quantum" -n "$samples" -g "$gap" \
+			> /tmp/ftq2.out 2> /tmp/ftq2.err &
+	fi
 	p2=$!
 	notickctl --cpu "$cpu" -- ./ftq "$@" -q "$quantum" -n "$samples" -g "$gap" \
 		> /tmp/ftq.out 2> /tmp/ftq.err
@@ -381,15 +387,17 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 			continue
 		fi
 		case $sc in
-		paired|paired-gettime)
+		paired|paired-gettime|paired-same)
 			if [ -z "$pair" ]; then
 				echo "@@ begin $sc $r"
 				echo "@@ unavailable no compare.pair="
 				echo "@@ end $sc $r rc=1"
 			elif [ $sc = paired ]; then
-				rt_unthrottled run_paired paired
+				rt_unthrottled run_paired paired fifo
+			elif [ $sc = paired-same ]; then
+				run_paired paired-same notick
 			else
-				rt_unthrottled run_paired paired-gettime --gettime
+				rt_unthrottled run_paired paired-gettime fifo --gettime
 			fi > $data 2>&1
 			n=$((n + 1)) r=$((r + 1))
 			continue ;;
