@@ -69,10 +69,24 @@ ktap_check "responsive: $n commands, one every 500 ms, each answered within 1 s 
 ktap_check "the thread kept CPU $CPU and spun (policy $(policy_of $hold), utime $u0 -> $u1)" \
 	'[ "$(cat $SYS/pid)" = $hold ] && [ "$(policy_of $hold)" = 8 ] &&
 	 [ "$(cpu_of $hold)" = $CPU ] && [ "$u1" -gt "$u0" ]'
-ktap_check "nothing was queued on CPU $CPU meanwhile: 0 yields, 0 tick restarts ($((y1 - y0)), $((r1 - r0)))" \
-	'[ $y1 = $y0 ] && [ $r1 = $r0 ]'
-ktap_check "0 local timer interrupts on CPU $CPU over the ${LOAD} s ($((l1 - l0)))" \
-	'[ $l1 = $l0 ]'
+# Nothing that may run elsewhere comes to CPU 1. What is bound to it may:
+# in a 10-minute soak, a kworker of CPU 1's pool that workqueue reaps
+# after 5 minutes idle wakes there to exit (6.1 does the same on a
+# nohz_full= CPU). Each such task restarts the tick until it has run,
+# within the grace period (10 ms, under 3 ticks at HZ=250): at most 5
+# local timer interrupts for each restart, none without one.
+others=$(sed -n 's/^ *[0-9]* ran //p' $T/others | grep -v "^ntt$" | tr '\n' ' ')
+bound_only=1
+for c in $others; do
+	case $c in
+	kworker/$CPU:*|ksoftirqd/$CPU|migration/$CPU|cpuhp/$CPU|rcuc/$CPU) ;;
+	*) bound_only=0 ;;
+	esac
+done
+ktap_check "only tasks bound to CPU $CPU came there meanwhile (${others:-none}): $((y1 - y0)) yields, $((r1 - r0)) tick restarts" \
+	'[ $bound_only = 1 ] && { [ -n "$others" ] || { [ $y1 = $y0 ] && [ $r1 = $r0 ]; }; }'
+ktap_check "local timer interrupts on CPU $CPU over the ${LOAD} s: $((l1 - l0)), none without a tick restart, at most 5 for each" \
+	'[ $((l1 - l0)) -le $((5 * (r1 - r0))) ]'
 
 # stress-ng on the notick CPU itself: its worker runs in the thread's
 # yields, each after the grace period (sched_notick_grace_us).
