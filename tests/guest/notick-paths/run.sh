@@ -58,7 +58,8 @@ ktap_check "tick_stops, tick_restarts, yields survive CPU $CPU going offline and
 # CPU running a task is kicked at admission, so that the task's tick may
 # stop with its time still charged (vtime and the remote tick, as on a
 # nohz_full= CPU): a fair spinner there is charged most of its 1.5 s
-# until the thread comes, and moved off then.
+# until the thread comes, and moved off then if not before (the load
+# balancer may pull it to CPU 0 first: it did under KASAN).
 kick_events="irq_vectors/call_function_entry irq_vectors/call_function_single_entry irq_vectors/local_timer_entry sched/sched_notick_admit sched/sched_switch sched/sched_wakeup timer/timer_start timer/hrtimer_start timer/timer_expire_entry timer/hrtimer_expire_entry timer/tick_stop timer/tick_dyn workqueue/workqueue_queue_work"
 # Both CPUs' events on one clock, to order them when the trace is shown
 echo x86-tsc > $TR/trace_clock
@@ -84,7 +85,6 @@ dump $T/kick
 ktap_check "the same with a fair spinner on CPU $CPU: charged $(kv $T/kick spinner_cpu_time_ms) ms of the $(kv $T/kick window_ms) until the wakeup, then moved off (CPU $(kv $T/kick spinner_cpu_before_wake) -> $(kv $T/kick spinner_cpu_after_wake)); tick stopped $(kv $T/kick tick_stopped), $(kv $T/kick loc_delta) LOC in 0.5 s" \
 	'[ "$(kv $T/kick admitted)" = OK ] && [ "$(kv $T/kick owner_runs)" = 1 ] &&
 	 [ "$(kv $T/kick spinner_cpu_time_ms)" -ge 400 ] &&
-	 [ "$(kv $T/kick spinner_cpu_before_wake)" = $CPU ] &&
 	 [ "$(kv $T/kick spinner_cpu_after_wake)" = 0 ] &&
 	 [ "$(kv $T/kick tick_stopped)" = 1 ] && [ "$(kv $T/kick loc_delta)" = 0 ]' ||
 	grep -E "\[00$CPU\]|sched_notick_admit|ntt: kick|cpu=$CPU " $TR/trace | sed -n "/ntt: kick/,\$p" | head -n 60
