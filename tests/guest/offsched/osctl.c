@@ -21,7 +21,8 @@
  *   osctl phys CPU              prints the physical address of the loops
  *                               counter in CPU's shared memory (pagemap)
  *   osctl peek ADDR             prints the u64 at physical address ADDR,
- *                               read through /dev/mem
+ *                               read through /dev/mem (in a crash kernel:
+ *                               the crashed kernel's, from /proc/vmcore)
  *   osctl setq CPU CYCLES       write CYCLES to quantum_cycles in CPU's
  *                               shared memory, as any user could
  *   osctl ring CPU N            send N words through the in ring, check that
@@ -42,6 +43,7 @@
  * ring check failed, 2 on usage or setup errors.
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -294,18 +296,59 @@ static int do_phys(const volatile void *p)
 	return 0;
 }
 
-/* The u64 at a physical address, read through /dev/mem. */
+/*
+ * The file offset of physical address @addr in /proc/vmcore (@fd), from
+ * its ELF program headers: the crashed kernel's RAM, which a crash kernel
+ * cannot read through /dev/mem above its own memory. -1 if not there.
+ */
+static off_t vmcore_offset(int fd, uint64_t addr)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int i;
+
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64)
+		return -1;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + (off_t)i * eh.e_phentsize) != sizeof(ph))
+			return -1;
+		if (ph.p_type == PT_LOAD && addr >= ph.p_paddr &&
+		    addr + 8 <= ph.p_paddr + ph.p_filesz)
+			return (off_t)(ph.p_offset + (addr - ph.p_paddr));
+	}
+	return -1;
+}
+
+/*
+ * The u64 at a physical address: in a crash kernel, the crashed kernel's
+ * through /proc/vmcore; otherwise through /dev/mem.
+ */
 static int do_peek(uint64_t addr)
 {
+	const char *path = "/proc/vmcore";
+	int fd = open(path, O_RDONLY);
+	off_t off = -1;
 	uint64_t v;
-	int fd = open("/dev/mem", O_RDONLY);
 
+	if (fd >= 0) {
+		off = vmcore_offset(fd, addr);
+		if (off < 0) {
+			fprintf(stderr, "%s: %#" PRIx64 " not in any PT_LOAD\n", path, addr);
+			close(fd);
+			return 2;
+		}
+	} else {
+		path = "/dev/mem";
+		fd = open(path, O_RDONLY);
+		off = (off_t)addr;
+	}
 	if (fd < 0) {
-		perror("/dev/mem");
+		perror(path);
 		return 2;
 	}
-	if (pread(fd, &v, sizeof(v), addr) != sizeof(v)) {
-		perror("/dev/mem");
+	if (pread(fd, &v, sizeof(v), off) != sizeof(v)) {
+		perror(path);
 		close(fd);
 		return 2;
 	}
