@@ -561,15 +561,20 @@ static struct shared *shared_map(void)
 }
 
 /* utime and stime of this process in seconds, from /proc/self/stat */
-static int stat_times(double *utime_s, double *stime_s)
+static int stat_times(pid_t pid, double *utime_s, double *stime_s)
 {
 	unsigned long utime = 0, stime = 0;
-	char buf[2048], *p;
-	FILE *f = fopen("/proc/self/stat", "r");
+	char path[64], buf[2048], *p;
+	FILE *f;
 	int i;
 
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/stat");
+	f = fopen(path, "r");
 	if (!f || !fgets(buf, sizeof(buf), f))
-		die("/proc/self/stat");
+		die(path);
 	fclose(f);
 	p = strrchr(buf, ')');		/* skip pid and comm */
 	for (i = 2; p && i < 14; i++)	/* field 14 is utime */
@@ -663,7 +668,7 @@ static pid_t start_spinner(struct shared *sh, int cpu)
 		getrusage(RUSAGE_SELF, &ru);
 		sh->rusage_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 			       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-		if (stat_times(&sh->utime_s, &sh->stime_s))
+		if (stat_times(0, &sh->utime_s, &sh->stime_s))
 			sh->utime_s = sh->stime_s = -1;
 		sh->cpu_seen = sched_getcpu();
 		_exit(0);
@@ -1234,23 +1239,12 @@ static char task_state(pid_t pid, pid_t tid)
 	return p && p[1] == ' ' ? p[2] : 0;
 }
 
-/* utime + stime of a process in seconds (fields 14 and 15 of its stat) */
+/* utime + stime of a process in seconds */
 static double task_cpu_s(pid_t pid)
 {
-	unsigned long long ut, st;
-	char path[64], buf[1024], *p;
-	FILE *f;
+	double ut, st;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-	fclose(f);
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			 &ut, &st) != 2)
-		return -1;
-	return (double)(ut + st) / sysconf(_SC_CLK_TCK);
+	return stat_times(pid, &ut, &st) ? -1 : ut + st;
 }
 
 static void *sleeper_thread(void *arg)
