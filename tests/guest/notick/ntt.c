@@ -57,14 +57,18 @@
  *	boosted; with CMD, it does not ask itself: CMD runs through
  *	/bin/sh meanwhile, with the thread's TID in $NTT_TID ("cmd_rc=N").
  *	Prints the priorities, the error and cpuN/notick/pid after.
- *   ntt kick CPU idle|busy
+ *   ntt kick CPU idle|busy|timer
  *	A child bound to CPU sleeps, CPU idle or (busy) running a CFS
  *	spinner allowed on CPU 0 too; from CPU 0 the child is made
  *	SCHED_NOTICK, then woken 0.3 s (busy: 1.5 s) later to spin.
  *	Prints CPU's CAL and IWI interrupts between, the spinner's CPU
  *	time meanwhile (its utime + stime), where it ran before and after
  *	the wakeup, and CPU's tick and LOC count over 0.5 s once the child
- *	spins.
+ *	spins. With timer, CPU is idle but holds the hrtimer of a sleeper
+ *	that went to sleep there for 1.2 s (allowed on CPU 0 too), and a
+ *	task with ITIMER_PROF armed runs there in user space after the
+ *	admission: the LOC count runs until the sleeper wakes, and the CPU
+ *	it woke on is printed.
  *   ntt spinhold CPU
  *	Become SCHED_NOTICK on CPU, print "ADMITTED TID" and spin in user
  *	space until killed.
@@ -1583,15 +1587,22 @@ static int cmd_remote(int cpu, double seconds)
  * woken 0.3 s later (1.5 s with @busy), the CPU time the spinner was charged meanwhile, where
  * it ran then and after the child took the CPU, and the child's tick and
  * LOC count once it spins alone.
+ *
+ * With @timer (idle too), a sleeper allowed on CPU 0 and @cpu first goes
+ * to sleep on @cpu for 1.2 s, so that @cpu holds its hrtimer when the child
+ * comes, and after the admission a visitor whose profiling timer keeps the
+ * tick runs there in user space, so that the tick, stopped in idle, stays
+ * stopped as the child comes; the LOC count then runs until the sleeper
+ * has woken, and the CPU it woke on is printed.
  */
-static int cmd_kick(int cpu, int busy)
+static int cmd_kick(int cpu, int busy, int timer)
 {
 	struct shared *sh = shared_map();
-	long long cal, iwi;
+	long long cal, iwi, loc;
 	double spun = 0;
-	pid_t owner, spinner = 0;
+	pid_t owner, spinner = 0, sleeper = 0;
 	cpu_set_t two;
-	int pipefd[2], err;
+	int pipefd[2], err, sleeping = 0;
 	char c;
 
 	bind_cpu(0);
@@ -1625,6 +1636,24 @@ static int cmd_kick(int cpu, int busy)
 		while (sh->cpu_seen != cpu)
 			sleep_s(0.001);
 	}
+	CPU_ZERO(&two);
+	CPU_SET(0, &two);
+	CPU_SET(cpu, &two);
+	if (timer) {
+		sleeper = xfork();
+		if (sleeper == 0) {
+			/* Armed on @cpu: it runs there, and is not idle */
+			bind_cpu(cpu);
+			if (sched_setaffinity(0, sizeof(two), &two))
+				_exit(1);
+			trace_mark("ntt: kick: sleeper sleeps");
+			sleep_s(1.2);
+			sh->cpu_seen = sched_getcpu();
+			_exit(0);
+		}
+		while (task_state(sleeper, sleeper) != 'S')
+			sleep_s(0.001);
+	}
 	while (task_state(owner, owner) != 'S')
 		sleep_s(0.001);
 	sleep_s(0.2);
@@ -1641,6 +1670,29 @@ static int cmd_kick(int cpu, int busy)
 	 */
 	sleep_s(0.1);
 	trace_mark("ntt: kick: 0.1 s after");
+	if (timer) {
+		/*
+		 * A task bound to @cpu runs there in user space, then exits:
+		 * @cpu, full dynticks since that switch, tracks user mode from
+		 * then on, but the visitor's profiling timer keeps the tick
+		 * running under it. @cpu then stops its tick in idle, with
+		 * the sleeper's timer still there.
+		 */
+		pid_t visitor = xfork();
+
+		if (visitor == 0) {
+			struct itimerval it = { .it_value = { .tv_sec = 10 } };
+			double t0;
+
+			if (setitimer(ITIMER_PROF, &it, NULL))
+				_exit(1);
+			bind_cpu(cpu);
+			for (t0 = now_s(); now_s() < t0 + 0.01;)
+				;
+			_exit(0);
+		}
+		waitpid(visitor, NULL, 0);
+	}
 	sleep_s(busy ? 1.4 : 0.2);
 	trace_mark("ntt: kick: slept");
 	cal = irq_count("CAL:", cpu) - cal;
@@ -1659,7 +1711,20 @@ static int cmd_kick(int cpu, int busy)
 	printf("owner_runs=%d\nspinner_cpu_after_wake=%d\n",
 	       sh->loops > 0, sh->cpu_seen);
 	printf("tick_stopped=%d\n", tick_stopped(cpu));
-	printf("loc_delta=%lld\n", loc_over(cpu, 0.5));
+	if (timer) {
+		/* Its timer due about 0.4 s from now, on @cpu or moved off */
+		sleeping = task_state(sleeper, sleeper) == 'S';
+		loc = loc_count(cpu);
+		trace_mark("ntt: kick: counting LOC until the sleeper wakes");
+		waitpid(sleeper, NULL, 0);
+		sleep_s(0.1);
+		loc = loc_count(cpu) - loc;
+		printf("sleeper_asleep_at_start=%d\nsleeper_cpu=%d\n",
+		       sleeping, sh->cpu_seen);
+	} else {
+		loc = loc_over(cpu, 0.5);
+	}
+	printf("loc_delta=%lld\n", loc);
 	sh->stop = 1;
 	if (spinner)
 		waitpid(spinner, NULL, 0);
@@ -2195,7 +2260,8 @@ int main(int argc, char **argv)
 		return cmd_dlboost(atoi(argv[2]));
 	}
 	if (!strcmp(argv[1], "kick") && argc == 4)
-		return cmd_kick(atoi(argv[2]), !strcmp(argv[3], "busy"));
+		return cmd_kick(atoi(argv[2]), !strcmp(argv[3], "busy"),
+				!strcmp(argv[3], "timer"));
 	if (!strcmp(argv[1], "rtwake") && argc == 2)
 		return cmd_rtwake();
 	if (!strcmp(argv[1], "spinhold") && argc == 3)
