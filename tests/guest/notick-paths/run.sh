@@ -65,24 +65,22 @@ kick_events="irq_vectors/call_function_entry irq_vectors/call_function_single_en
 echo x86-tsc > $TR/trace_clock
 traced "$kick_events" "$NTT" kick $CPU idle > $T/kick 2>&1
 dump $T/kick
-# Counted in the trace over the 0.1 s from the admission itself, where
-# the kick's interrupt came: CPU 1, an ordinary idle CPU until then, may
-# take RCU's kthreads just before. (Later, about when the thread is woken,
-# CPU 1 takes function call interrupts in most runs, traced right after
-# the test's own reads of /proc/interrupts; their sender is not known.)
-# Once the thread spins, no local timer interrupt: the timers CPU 1 armed
-# while it was ordinary are handed over even if its tick stays stopped
-# from idle into the thread (the next check makes sure of that).
+# Counted in the trace from the admission itself, where the kick's
+# interrupt came, until just before the wakeup 0.3 s later: CPU 1, an
+# ordinary idle CPU until then, may take RCU's kthreads just before. Once
+# the thread spins, no local timer interrupt: the timers CPU 1 armed while
+# it was ordinary are handed over even if its tick stays stopped from
+# idle into the thread (the next check makes sure of that).
 ts() { sed -n "s/.* \([0-9][0-9]*\): $1.*/\1/p" $TR/trace | head -n 1; }
-t_admit=$(ts "sched_notick_admit: .* admitted") t_wake=$(ts "tracing_mark_write: ntt: kick: 0.1 s after")
+t_admit=$(ts "sched_notick_admit: .* admitted") t_wake=$(ts "tracing_mark_write: ntt: kick: counted, waking")
 ipis=$(grep -E "\[00$CPU\].* (call_function|call_function_single|irq_work)_entry:" $TR/trace |
 	sed "s/.* \([0-9][0-9]*\): .*/\1/" | awk -v a="$t_admit" -v b="$t_wake" \
 	'$1 > a + 0 && $1 < b + 0 { n++ } END { print n + 0 }')
-ktap_check "sleeping thread made SCHED_NOTICK from CPU 0, CPU 1 idle: $ipis function call or irq_work interrupts there over the 0.1 s from the admission (traced; until the wakeup 0.3 s later, /proc/interrupts from just before: CAL $(kv $T/kick admission_cal), IWI $(kv $T/kick admission_iwi)); then tick stopped $(kv $T/kick tick_stopped), $(kv $T/kick loc_delta) LOC in 0.5 s of spinning" \
+ktap_check "sleeping thread made SCHED_NOTICK from CPU 0, CPU 1 idle: $ipis function call or irq_work interrupts there from the admission until the wakeup 0.3 s later (traced; /proc/interrupts from just before: CAL $(kv $T/kick admission_cal), IWI $(kv $T/kick admission_iwi)); then tick stopped $(kv $T/kick tick_stopped), $(kv $T/kick loc_delta) LOC in 0.5 s of spinning" \
 	'[ "$(kv $T/kick admitted)" = OK ] && [ -n "$t_admit" ] && [ -n "$t_wake" ] &&
 	 [ "$ipis" = 0 ] && [ "$(kv $T/kick owner_runs)" = 1 ] &&
 	 [ "$(kv $T/kick tick_stopped)" = 1 ] && [ "$(kv $T/kick loc_delta)" = 0 ]' ||
-	sed -n "/sched_notick_admit: .* admitted/,/ntt: kick: counted/p" $TR/trace | tail -n 60
+	grep -E "\[00$CPU\]|sched_notick_admit|ntt: kick" $TR/trace | sed -n "/sched_notick_admit: .* admitted/,\$p" | head -n 60
 traced "$kick_events" "$NTT" kick $CPU busy > $T/kick 2>&1
 dump $T/kick
 ktap_check "the same with a fair spinner on CPU $CPU: charged $(kv $T/kick spinner_cpu_time_ms) ms of the $(kv $T/kick window_ms) until the wakeup, then moved off (CPU $(kv $T/kick spinner_cpu_before_wake) -> $(kv $T/kick spinner_cpu_after_wake)); tick stopped $(kv $T/kick tick_stopped), $(kv $T/kick loc_delta) LOC in 0.5 s" \
