@@ -115,8 +115,14 @@ static const struct {
 	{ "fwq_reps", 0, 1UL << 20 },
 	{ "stop_timeout_ms", 0, 0xffffffff },
 };
-enum { SVC_NONE, SVC_FTQ, SVC_ECHO };
-static const char *const svc_names[] = { "none", "ftq", "echo" };
+enum { SVC_NONE, SVC_FTQ, SVC_ECHO, SVC_TIMER, NR_SVC };
+static const char *const svc_names[NR_SVC] = { "none", "ftq", "echo", "timer" };
+
+/* The services that end by themselves and write their result counts */
+static int svc_counts(int svc)
+{
+	return svc == SVC_FTQ || svc == SVC_TIMER;
+}
 
 static const char *const ro_text[] = {
 	"state", "samples_done", "gaps_done", "gaps_lost", "fwq_done",
@@ -457,7 +463,8 @@ static const char *const num_words[] = {
 };
 
 static const char *const name_words[] = {
-	"none", "ftq", "echo", "none\n", "ftq\n", "echo\n", "ftq\n\n", "FTQ",
+	"none", "ftq", "echo", "timer", "none\n", "ftq\n", "echo\n", "timer\n",
+	"ftq\n\n", "FTQ", "Timer", "timerr", "time",
 	"Echo", "ftq ", " ftq", "\tftq", "ftqx", "ft", "ech", "echo\r", "",
 	"\n", "nonee", "start", "stop", "1", "-1",
 	"ftq\necho",
@@ -570,7 +577,7 @@ static const char *want_state(const struct cpu_model *x, const char **alt)
 		*alt = "stopped";	/* the service returned late */
 		return "stopping";
 	}
-	if (x->run_service == SVC_FTQ)
+	if (svc_counts(x->run_service))
 		*alt = "stopped";	/* a complete run, still registered */
 	return "running";
 }
@@ -740,9 +747,9 @@ static int case_cfg(void)
 	} else {
 		store_text(s, (size_t)eff, text);
 		if (f == F_SERVICE) {
-			/* ABI: "ftq", "echo" or "none", else EINVAL */
+			/* ABI: "ftq", "echo", "timer" or "none", else EINVAL */
 			want = EINVAL;
-			for (i = 0; i < 3; i++)
+			for (i = 0; i < NR_SVC; i++)
 				if (streq_model(text, svc_names[i])) {
 					want = 0;
 					val = (unsigned long)i;
@@ -842,7 +849,7 @@ static int case_control(void)
 				want = EBUSY;
 			else if (x->service == SVC_NONE)
 				want = EINVAL;
-			else if (x->service == SVC_FTQ && !tsc_khz)
+			else if (svc_counts(x->service) && !tsc_khz)
 				want = ENODEV;
 			else if (c == 0)
 				want = EPERM;
@@ -1814,8 +1821,8 @@ static int case_scribble(void)
 	size_t elem = a == 0 ? 4 : a == 1 ? 16 : 8;
 	char path[128];
 
-	/* Not while ftq runs: it writes these counts itself. */
-	if (!x->started || (x->registered && x->run_service == SVC_FTQ) ||
+	/* Not while ftq or timer runs: it writes these counts itself. */
+	if (!x->started || (x->registered && svc_counts(x->run_service)) ||
 	    learn_run(cpu))
 		return -1;
 	shm = map_run(&size);
@@ -2079,9 +2086,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		read_text(cpath(c, "service"), buf, sizeof(buf));
-		for (f = 0; f < 3 && strcmp(buf, svc_names[f]); f++)
+		for (f = 0; f < NR_SVC && strcmp(buf, svc_names[f]); f++)
 			;
-		m[c].service = f % 3;
+		m[c].service = f % NR_SVC;
 		for (f = 1; f < NCFG; f++)
 			m[c].cfg[f] = read_num(cpath(c, cfgs[f].name));
 		m[c].runs = read_num(cpath(c, "runs"));

@@ -6,6 +6,21 @@
  *   osctl rmmod NAME            delete_module(NAME, O_NONBLOCK); same output
  *   osctl results FILE          read u32 ftq samples; prints
  *                               "n=N sum=S min=A max=B zero=Z"
+ *   osctl lateness FILE Q       read the u32 results of the timer service,
+ *                               Q its period in TSC cycles; prints "n=N
+ *                               missed=M late=L p50=A p99=B max=C last=D":
+ *                               M results U32_MAX, L others not below Q
+ *                               (but the last), A, B, C over the others,
+ *                               D the last result
+ *   osctl timer CPU             map CPU's shared memory while the timer
+ *                               service runs there and poll samples_done
+ *                               until it reaches the event count or the
+ *                               service returns; prints "changes=S
+ *                               backwards=B final=F events=N
+ *                               delivered_p50=A delivered_max=C": S
+ *                               changes seen, B of them to a smaller
+ *                               count, A and C the TSC cycles from each
+ *                               deadline seen to the poll that saw it
  *   osctl attach CPU            OFFSCHED_IOC_ATTACH; prints OK or errno name
  *   osctl private CPU           attach, then mmap(MAP_PRIVATE); same output
  *   osctl gaps FILE START END   read u64 (start, end) gap pairs; prints
@@ -223,6 +238,111 @@ static int attach(unsigned int cpu, struct offsched_attach *arg)
 		return -1;
 	}
 	return fd;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The value at fraction @f of @v[0..@n-1] sorted in place, 0 if empty */
+static uint32_t quantile(uint32_t *v, size_t n, double f)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_u32);
+	return v[(size_t)(f * (double)(n - 1))];
+}
+
+static int do_lateness(const char *file, uint64_t period)
+{
+	uint32_t *v = NULL, x, last = 0;
+	size_t n = 0, kept = 0, cap = 0, missed = 0, late = 0;
+	FILE *f = fopen(file, "r");
+
+	if (!f) {
+		perror(file);
+		return 2;
+	}
+	while (fread(&x, sizeof(x), 1, f) == 1) {
+		/* The previous result is not the last one: only it may be late */
+		if (n && last != UINT32_MAX && last >= period)
+			late++;
+		n++;
+		last = x;
+		if (x == UINT32_MAX) {
+			missed++;
+			continue;
+		}
+		if (kept == cap) {
+			cap = cap ? 2 * cap : 1024;
+			v = realloc(v, cap * sizeof(*v));
+			if (!v) {
+				perror("realloc");
+				return 2;
+			}
+		}
+		v[kept++] = x;
+	}
+	fclose(f);
+	printf("n=%zu missed=%zu late=%zu p50=%u p99=%u max=%u last=%u\n",
+	       n, missed, late, quantile(v, kept, 0.5), quantile(v, kept, 0.99),
+	       quantile(v, kept, 1.0), last);
+	free(v);
+	return 0;
+}
+
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static int do_timer(struct offsched_shm *shm)
+{
+	uint32_t n = shm->nr_samples, seen, k, *delivered;
+	uint64_t start = shm->start_tsc, period = shm->quantum_cycles, now;
+	size_t changes = 0, backwards = 0, kept = 0;
+
+	delivered = calloc(n ? n : 1, sizeof(*delivered));
+	if (!delivered) {
+		perror("calloc");
+		return 2;
+	}
+	seen = __atomic_load_n(&shm->samples_done, __ATOMIC_ACQUIRE);
+	for (;;) {
+		k = __atomic_load_n(&shm->samples_done, __ATOMIC_ACQUIRE);
+		now = rdtsc();
+		if (k != seen) {
+			changes++;
+			if (k < seen) {
+				backwards++;
+			} else if (kept < n) {
+				uint64_t d = start + (uint64_t)(k - 1) * period;
+
+				delivered[kept++] = now >= d ?
+					(uint32_t)(now - d < UINT32_MAX ?
+						   now - d : UINT32_MAX - 1) : 0;
+			}
+			seen = k;
+		}
+		if (k >= n)
+			break;
+		/* Returned (stopped): nothing more comes */
+		if (__atomic_load_n(&shm->status, __ATOMIC_ACQUIRE) >
+		    OFFSCHED_STATUS_RUNNING &&
+		    __atomic_load_n(&shm->samples_done, __ATOMIC_ACQUIRE) == k)
+			break;
+	}
+	printf("changes=%zu backwards=%zu final=%u events=%u delivered_p50=%u delivered_max=%u\n",
+	       changes, backwards, seen, n, quantile(delivered, kept, 0.5),
+	       quantile(delivered, kept, 1.0));
+	free(delivered);
+	return 0;
 }
 
 static struct offsched_shm *map_shm(unsigned int cpu)
@@ -544,6 +664,14 @@ int main(int argc, char **argv)
 			       strtoull(argv[4], NULL, 0));
 	if (argc == 3 && !strcmp(argv[1], "fwq"))
 		return do_fwq(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "lateness"))
+		return do_lateness(argv[2], strtoull(argv[3], NULL, 0));
+	if (argc == 3 && !strcmp(argv[1], "timer")) {
+		shm = map_shm(strtoul(argv[2], NULL, 0));
+		if (!shm)
+			return 2;
+		return do_timer(shm);
+	}
 	if (argc == 3 && !strcmp(argv[1], "attach"))
 		return do_attach(strtoul(argv[2], NULL, 0), 0);
 	if (argc == 3 && !strcmp(argv[1], "private"))
