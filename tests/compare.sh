@@ -39,14 +39,25 @@
 #             quantum from both probes.
 #   paired-same  their control, in the same boot: a SCHED_NOTICK probe on
 #             both CPUs, so that the ratio of the two is the emulator's
+#   timer-hrtimer, timer-notick, timer-offsched   periodic events on CPU
+#             (boot 1): TIMER_EVENTS deadlines TIMER_QUANTUM us apart, how
+#             late each event comes and the period and jitter of their
+#             times, from clock_nanosleep(TIMER_ABSTIME) in a FIFO 99
+#             thread (ftq --timer, RT throttling off), from a SCHED_NOTICK
+#             thread polling the TSC (ftq --tsc-timer), and from the
+#             OFFSCHED timer service on the offlined CPU, as it fired them
+#             and as a SCHED_OTHER thread polling for them on CPU 0 (with
+#             CPU 0's housekeeping) saw them (ftq --offsched-timer)
 # Both kernels are built with the compare configuration (debugging off).
 # Every user-space scenario also times getppid() (ftq --syscalls) after the probe.
 # Options (make variables or environment):
 #   DURATION=10 (s)  QUANTUM=1000 (us)  REPEATS=3  CPUS=2  CPU=1  GAP=2000 (ns)
+#   TIMER_EVENTS=2000  TIMER_QUANTUM=1000 (us): the timer scenarios' events
 #   SCENARIOS=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,
 #                    mainline-cfs,icount,mainline-icount,icount-jump,
 #                    mainline-icount-jump,steps-notick,steps-nohz,
-#                    steps-nohz-cfs,steps-cfs,steps-mainline-cfs
+#                    steps-nohz-cfs,steps-cfs,steps-mainline-cfs,
+#                    timer-hrtimer,timer-notick,timer-offsched
 #             (the default; mainline-fifo, notick-isolate, paired,
 #             paired-gettime and paired-same on request)
 #   CPUS=N, N>2: scale.  Every non-boot CPU runs a probe at once: N-1
@@ -56,14 +67,15 @@
 #             wakeup per quantum), whose lateness is the housekeeping
 #             CPU's responsiveness.  Default SCENARIOS=notick,nohz,
 #             nohz-cfs,offsched,cfs and DURATION=3: N vCPUs share the
-#             host's cores under TCG (counts stay exact).
+#             host's cores under TCG (counts stay exact). No timer
+#             scenario then.
 # Output: a table, build/compare/results.json, build/compare/ftq.png.
 set -uo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 
 CPUS=${CPUS:-2}
 [[ $CPUS =~ ^[0-9]+$ ]] || die "CPUS must be a number (got '$CPUS')"
-DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,icount-jump,mainline-icount-jump,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs
+DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,icount-jump,mainline-icount-jump,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs,timer-hrtimer,timer-notick,timer-offsched
 known=",$DEFAULT,mainline-fifo,notick-isolate,paired,paired-gettime,paired-same,"
 scale= dur=10 nprobe=1
 if [ "$CPUS" -gt 2 ]; then
@@ -72,12 +84,17 @@ if [ "$CPUS" -gt 2 ]; then
 	known=",cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,notick-isolate,offsched,mainline-cfs,mainline-fifo,"
 fi
 DURATION=${DURATION:-$dur} QUANTUM=${QUANTUM:-1000} REPEATS=${REPEATS:-3}
-CPU=${CPU:-1} GAP=${GAP:-2000}
+CPU=${CPU:-1} GAP=${GAP:-2000} TIMER_EVENTS=${TIMER_EVENTS:-2000} TIMER_QUANTUM=${TIMER_QUANTUM:-1000}
 SCENARIOS=${SCENARIOS:-$DEFAULT}
-for v in DURATION QUANTUM REPEATS CPU GAP; do
+for v in DURATION QUANTUM REPEATS CPU GAP TIMER_EVENTS TIMER_QUANTUM; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a number (got '${!v}')"
 done
 [ "$CPU" -ge 1 ] && [ "$CPU" -lt "$CPUS" ] || die "CPU must be between 1 and CPUS-1"
+# the OFFSCHED timer service's bounds: 1 to 2^20 events, 1 us to 1 s apart
+[ "$TIMER_EVENTS" -ge 1 ] && [ "$TIMER_EVENTS" -le 1048576 ] ||
+	die "TIMER_EVENTS must be between 1 and 1048576"
+[ "$TIMER_QUANTUM" -ge 1 ] && [ "$TIMER_QUANTUM" -le 1000000 ] ||
+	die "TIMER_QUANTUM must be between 1 and 1000000 (us)"
 for s in ${SCENARIOS//,/ }; do
 	[[ $known = *",$s,"* ]] ||
 		die "unknown scenario '$s'${scale:+ with CPUS=$CPUS} (${known//,/ })"
@@ -90,26 +107,33 @@ kver=$(cat "$BUILD/obj-compare/kernelrelease")
 mver=$(cat "$BUILD/obj-compare-mainline/kernelrelease" 2>/dev/null || echo none)
 where="CPU $CPU"
 [ -n "$scale" ] && where="CPUs $scale at once"
-say "compare-test on $kver and $mver (the same tree without the series): $SCENARIOS, $REPEATS x ${DURATION}s, ${QUANTUM}us quanta, $where of $CPUS"
+timers=
+[[ ,$SCENARIOS, = *,timer-* ]] && timers=", timer scenarios $TIMER_EVENTS events ${TIMER_QUANTUM}us apart"
+say "compare-test on $kver and $mver (the same tree without the series): $SCENARIOS, $REPEATS x ${DURATION}s, ${QUANTUM}us quanta$timers, $where of $CPUS"
 
 # boot NAME KERNEL SCENARIOS EXTRA-ARGS [CPUS]: one guest running some
 # scenarios, with progress lines shown as the guest prints them, and a
 # line every 30 s that it still runs (with_heartbeat) between them.
 boot() {
-	local name=$1 kobj=$2 sc=$3 extra=$4 n nsteps limit pid cpus=${5:-$CPUS} opt=()
+	local name=$1 kobj=$2 sc=$3 extra=$4 n nsteps ntimer limit pid cpus=${5:-$CPUS} opt=()
 	[[ $sc = *icount* ]] && cpus=1 opt=(-I)
 	n=$(tr ',' '\n' <<< "$sc" | grep -c .)
 	nsteps=$(tr ',' '\n' <<< "$sc" | grep -c '^steps-')
+	ntimer=$(tr ',' '\n' <<< "$sc" | grep -c '^timer-')
 	# steps scenarios: a gdb stub, and 5 minutes for each count (ftq
 	# --steps gives up after that)
 	[ "$nsteps" -gt 0 ] && opt=(-g "$out/$name/gdb.sock")
-	limit=$(( n * REPEATS * (DURATION + 30) + nsteps * REPEATS * 300 + 120 ))
+	# timer scenarios: their events' time on top (DURATION + 30 covers
+	# the rest, ftq --offsched-timer's 30 s wait for the service included)
+	limit=$(( n * REPEATS * (DURATION + 30) + nsteps * REPEATS * 300 +
+		  ntimer * REPEATS * (TIMER_EVENTS * TIMER_QUANTUM / 1000000 + 1) + 120 ))
 	# scale: every CPU's records, and N vCPUs on the host's cores
 	[ -n "$scale" ] && limit=$(( n * REPEATS * (DURATION + 30) * CPUS / 2 + 300 ))
 	say "boot $name ($kobj kernel): $sc ${extra:+($extra)}"
 	with_heartbeat "boot $name" "$TOP/qemu/boot.sh" -f compare -k "$kobj" -s compare -o "$out/$name" -t "$limit" -c "$cpus" "${opt[@]}" -- \
 		"compare.scenarios=$sc compare.repeats=$REPEATS compare.duration=$DURATION" \
 		"compare.quantum=$QUANTUM compare.cpu=$CPU compare.gap=$GAP" \
+		"compare.timer_events=$TIMER_EVENTS compare.timer_quantum=$TIMER_QUANTUM" \
 		"${scale:+compare.cpus=$scale} $extra" &
 	pid=$!
 	local shown=0 stepped=0
@@ -170,7 +194,7 @@ count_steps() {
 }
 
 pick() { tr ',' '\n' <<< "$SCENARIOS" | grep -E "$1" | paste -sd,; }
-ours=$(pick '^(cfs|fifo|notick|notick-isolate|offsched|steps-notick|steps-cfs)$')
+ours=$(pick '^(cfs|fifo|notick|notick-isolate|offsched|steps-notick|steps-cfs|timer-(hrtimer|notick|offsched))$')
 mainline=$(pick '^(mainline-(cfs|fifo)|steps-mainline-cfs)$')
 [ -n "$ours" ] && boot plain compare "$ours" ""
 nohz=$(pick '^(steps-)?nohz')

@@ -12,6 +12,10 @@ kernel-attributed noise, split among the sources by the time each spent
 inside the gap; a gap with no kernel event is unattributed (under TCG:
 the host).  The OFFSCHED scenario has no kernel events by construction and
 measures the machine's noise floor.
+
+The timer scenarios (timer-*) are periodic events on the CPU instead: how
+late each came, and the period error and jitter of their times on the TSC
+(analyse_timer), in a table of their own.
 """
 import bisect
 import json
@@ -32,7 +36,8 @@ ORDER = ['offsched', 'notick', 'notick-isolate', 'nohz', 'nohz-cfs', 'nohz-throt
          'mainline-fifo', 'mainline-cfs', 'icount', 'mainline-icount', 'icount-jump',
          'mainline-icount-jump', 'steps-notick', 'steps-nohz', 'steps-nohz-cfs', 'steps-cfs',
          'steps-mainline-cfs', 'paired-notick', 'paired-nohz', 'paired-gettime-notick',
-         'paired-gettime-nohz', 'paired-same-notick', 'paired-same-nohz']
+         'paired-gettime-nohz', 'paired-same-notick', 'paired-same-nohz',
+         'timer-offsched', 'timer-notick', 'timer-hrtimer']
 # The rows of mainline at its best (tuned nohz_full=): the reference.
 REFERENCE = ['nohz', 'nohz-cfs']
 LABEL = {
@@ -54,7 +59,16 @@ LABEL = {
     'paired-gettime-nohz': 'paired, gettime: FIFO, nohz_full=',
     'paired-same-notick': 'paired, control: SCHED_NOTICK',
     'paired-same-nohz': 'paired, control: SCHED_NOTICK, nohz_full=',
+    'timer-hrtimer': 'hrtimer, FIFO 99 (clock_nanosleep)',
+    'timer-notick': 'SCHED_NOTICK polling the TSC',
+    'timer-offsched': 'OFFSCHED timer',
 }
+# timer-offsched's two rows: the service's own lateness, and the poller's
+TIMER_ROWS = {'timer-offsched': [('service', 'OFFSCHED timer, fired (service)'),
+                                 ('timer', 'OFFSCHED timer, delivered (CPU 0 poller)')]}
+# How each timer scenario's tool ran, for its errors
+TIMER_TOOL = {'timer-hrtimer': 'ftq --timer', 'timer-notick': 'ftq --tsc-timer',
+              'timer-offsched': 'ftq --offsched-timer'}
 NR_GETPPID = 110
 
 
@@ -66,6 +80,127 @@ def is_icount(sc):
 def is_steps(sc):
     """a scenario whose getppid() calls the host single-steps (steps.py)"""
     return sc.startswith('steps-')
+
+
+def is_timer(sc):
+    """a scenario of periodic events on the CPU (ftq's timer modes)"""
+    return sc.startswith('timer-')
+
+
+def timer_stats(late_ns, events, period_ns, hz):
+    """One run's events: how many, their lateness (median, p99, max, in
+    us), the period error in ns (the time from the first event to the
+    last over the deadlines between them, less the nominal period: the
+    drift, which events dropped as missed do not bias) and, from the
+    times of the events of consecutive deadlines (k, k + 1; a skipped
+    deadline breaks the chain), the jitter (the intervals' standard
+    deviation) in ns; None where there are too few events (two for the
+    error, two intervals for the jitter)."""
+    ivs = [(t1 - t0) * 1e9 / hz for (k0, t0), (k1, t1) in zip(events, events[1:])
+           if k1 == k0 + 1]
+    span = events[-1][0] - events[0][0] if events else 0
+    return {'events': len(late_ns),
+            'late_us': [statistics.median(late_ns) / 1e3, percentile(late_ns, 99) / 1e3,
+                        max(late_ns) / 1e3],
+            'intervals': len(ivs),
+            'period_err_ns': ((events[-1][1] - events[0][1]) * 1e9 / hz / span - period_ns
+                              if span > 0 else None),
+            'jitter_ns': statistics.pstdev(ivs) if len(ivs) > 1 else None}
+
+
+def keyvals(line):
+    """'# word k=v k=v' -> {k: v}"""
+    return dict(kv.split('=', 1) for kv in line.split()[2:] if '=' in kv)
+
+
+def analyse_timer(sc, run, cpu):
+    """A timer run: ftq's timer records (ftq.c's header), checked for
+    their counts; timer-offsched's also has the service's own.  A tool
+    that failed, printed no event or a truncated output fails the run."""
+    if run.get('cpu', [''])[0].strip().isdigit():
+        cpu = int(run['cpu'][0])
+    res = {'scenario': sc, 'ok': run.get('rc') == '0', 'rc': run.get('rc'), 'cpu': cpu}
+
+    def fail(why):
+        res['ok'] = False
+        res['error'] = why
+        return res
+    bad = next((k for k in run if k.startswith('unavailable')), None)
+    if bad:
+        return fail(bad)
+    tool = TIMER_TOOL.get(sc, 'ftq')
+    key = next((k for k in run if k.startswith('ftq')), None)
+    if key is None:
+        return fail('no output of %s' % tool)
+    rc = key.partition('rc=')[2] or '?'
+    if rc != '0':
+        said = [l.strip() for l in run.get('stderr', []) if l.strip()]
+        return fail('%s exited %s%s' % (tool, rc, ': ' + said[0] if said else ''))
+    head, svc, late, ev, slate, sev = None, None, [], [], [], []
+    try:
+        for line in run[key]:
+            if line.startswith('# timer '):
+                head = keyvals(line)
+            elif line.startswith('# service '):
+                svc = keyvals(line)
+            elif line.startswith('L '):
+                late.append(int(line[2:]))
+            elif line.startswith('E '):
+                ev.append(tuple(int(x) for x in line[2:].split()))
+            elif line.startswith('K '):
+                slate.append(int(line[2:]))
+            elif line.startswith('F '):
+                sev.append(tuple(int(x) for x in line[2:].split()))
+    except ValueError:
+        return fail('%s printed an unreadable line: %r' % (tool, line))
+    if head is None:
+        return fail('%s printed no "# timer" line' % tool)
+    try:
+        hz = float(head.get('tsc_hz', 0))
+        period = float(head['period_ns']) if 'period_ns' in head else int(head['period_us']) * 1e3
+        wakeups, overruns = int(head['wakeups']), int(head['overruns'])
+    except (KeyError, ValueError):
+        return fail('%s\'s "# timer" line lacks a number: %s' % (
+            tool, ' '.join('%s=%s' % kv for kv in head.items())))
+    if hz <= 0:
+        return fail('%s gave no TSC frequency (tsc_hz=%s)' % (tool, head.get('tsc_hz', '')))
+    if any(len(e) != 2 for e in ev + sev):
+        return fail('%s printed an E or F line without its deadline and TSC' % tool)
+    if not late:
+        return fail('no timer events (%s: wakeups=%d, overruns=%d)' % (tool, wakeups, overruns))
+    if len(late) != wakeups or len(ev) != wakeups:
+        return fail('%s\'s output is truncated: wakeups=%d, %d L and %d E lines' % (
+            tool, wakeups, len(late), len(ev)))
+    res['period_ns'] = period
+    res['tsc_source'] = head.get('tsc_source', '?')
+    res['timer'] = dict(timer_stats(late, ev, period, hz), overruns=overruns)
+    irq = diff(parse_table(run.get('interrupts before', []), cpu),
+               parse_table(run.get('interrupts after', []), cpu))
+    if 'interrupts before' in run and 'interrupts after' in run:
+        res['loc'] = irq.get('LOC', 0)
+    if sc != 'timer-offsched':
+        return res
+    if svc is None:
+        return fail('%s printed no "# service" line' % tool)
+    try:
+        n, events, missed, unwatched = (int(svc[k]) for k in ('samples', 'events', 'missed', 'unwatched'))
+    except (KeyError, ValueError):
+        return fail('%s\'s "# service" line lacks a number: %s' % (
+            tool, ' '.join('%s=%s' % kv for kv in svc.items())))
+    if events != n:
+        return fail('the service fired %d of its %d deadlines (status %s)' % (
+            events, n, svc.get('status', '?')))
+    if len(slate) != events - missed or len(sev) != len(slate):
+        return fail('%s\'s output is truncated: %d events, %d missed, %d K and %d F lines' % (
+            tool, events, missed, len(slate), len(sev)))
+    if not slate:
+        return fail('the service fired none of its %d deadlines on time' % events)
+    if wakeups + overruns + unwatched != events:
+        return fail('the poller\'s counts do not add up: %d seen + %d bundled + %d unwatched != %d events'
+                    % (wakeups, overruns, unwatched, events))
+    res['service'] = dict(timer_stats(slate, sev, period, hz), overruns=missed)
+    res['unwatched'] = unwatched
+    return res
 
 
 def analyse_steps(sc, run, lines):
@@ -514,6 +649,106 @@ def spread(runs):
     return out
 
 
+# The timer rows' numbers: (name, format); the lateness ones are the
+# per-run [median, p99, max] of timer_stats() in this order.
+TIMER_COLS = [('late_p50_us', '%.2f'), ('late_p99_us', '%.2f'), ('late_max_us', '%.2f'),
+              ('period_err_ns', '%+.1f'), ('jitter_ns', '%.1f')]
+
+
+def timer_summary(good):
+    """The good runs of a timer scenario: the median over them of each
+    number of each row (timer, and timer-offsched's service), with the
+    spread of the timings (min / median / max; timer-offsched's as fired_
+    and delivered_)."""
+    offsched = any('service' in r for r in good)
+    out = {'period_ns': good[0]['period_ns'], 'loc': med(good, 'loc'),
+           'tsc_sources': sorted({r.get('tsc_source', '?') for r in good})}
+    sp = {}
+    for part in ('timer', 'service'):
+        rs = [r[part] for r in good if part in r]
+        if not rs:
+            continue
+        one = {'events': statistics.median(x['events'] for x in rs),
+               'overruns': statistics.median(x['overruns'] for x in rs),
+               'intervals': statistics.median(x['intervals'] for x in rs)}
+        for i, (k, _) in enumerate(TIMER_COLS):
+            vals = [x['late_us'][i] for x in rs] if i < 3 else \
+                [x[k] for x in rs if x[k] is not None]
+            one[k] = statistics.median(vals) if vals else None
+            if vals:
+                pre = ('fired_' if part == 'service' else 'delivered_') if offsched else ''
+                sp[pre + k] = [min(vals), statistics.median(vals), max(vals)]
+        out[part] = one
+    unw = values(good, 'unwatched')
+    if unw:
+        out['unwatched'] = statistics.median(unw)
+    out['spread'] = sp
+    return out
+
+
+def fmtv(v, f='%.0f'):
+    return '-' if v is None else f % v
+
+
+def print_table(hdr, rows):
+    """Rows under a header, aligned; a row of three cells is a failed
+    one: its label, its runs and why."""
+    widths = [max(len(str(r[i])) for r in rows + [hdr] if len(r) > 3 or i < 2) for i in range(len(hdr))]
+    print('  '.join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(hdr, widths))))
+    for r in rows:
+        if len(r) == 3:
+            print('  '.join([r[0].ljust(widths[0]), r[1].rjust(widths[1]), r[2]]))
+        else:
+            print('  '.join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
+
+
+def timer_lines(summary, order, cpu):
+    """The Timer table: one row per timer scenario, two for timer-offsched
+    (as the service fired its events, as the poller on CPU 0 saw them)."""
+    scs = [sc for sc in order if is_timer(sc)]
+    if not scs:
+        return
+    hdr = ('timer', 'runs', 'events', 'missed', 'p50 us', 'p99 us', 'max us', 'period err ns',
+           'jitter ns', 'LOC')
+    rows, periods, sources = [], set(), set()
+    for sc in scs:
+        s = summary[sc]
+        if 'error' in s:
+            rows.append((LABEL.get(sc, sc), '0/%d' % s['runs'], 'failed: ' + str(s['error'])))
+            continue
+        periods.add(s['period_ns'])
+        sources.update(s['tsc_sources'])
+        for part, label in TIMER_ROWS.get(sc, [('timer', LABEL.get(sc, sc))]):
+            t = s[part]
+            rows.append((label, '%d/%d' % (s['good_runs'], s['runs']), fmtv(t['events']),
+                         fmtv(t['overruns'])) + tuple(fmtv(t[k], f) for k, f in TIMER_COLS) +
+                        (fmtv(s.get('loc')),))
+    print('Timer: periodic events on CPU %d%s (median of runs; lateness in us, period error'
+          ' and jitter in ns):' % (cpu, ', %s us apart' % '/'.join('%g' % (p / 1e3) for p in sorted(periods))
+                                  if periods else ''))
+    print_table(hdr, rows)
+    print('missed: deadlines an event skipped, seen only after the next one had passed (delivered:')
+    print('  also those the poller saw only with a later one); lateness: the TSC when seen less the')
+    print('  deadline; period err: the time from the first event to the last over the deadlines between')
+    print('  them, less the nominal period; jitter: the standard deviation of the intervals between the')
+    print('  events of consecutive deadlines (all on the')
+    print('  TSC, at %s).' % (' and '.join({'kernel': "the kernel's tsc_khz", 'estimate': "ftq's estimate of its rate"}
+                                           .get(x, x) for x in sorted(sources)) or '-'))
+    print('LOC: local timer interrupts on CPU %d over the run (/proc/interrupts).' % cpu)
+    o = summary.get('timer-offsched', {})
+    if 'error' not in o and 'timer' in o:
+        print('OFFSCHED timer: the service polls the TSC on the offline CPU %d; delivered: ftq'
+              ' --offsched-timer polling its' % cpu)
+        print('  word on CPU 0 as SCHED_OTHER, sharing CPU 0 with the housekeeping (the scripts,'
+              ' kernel threads, every IRQ);')
+        print('  events fired before its first look (median of runs: %s) are in the fired row only.'
+              % fmtv(o.get('unwatched')))
+    if 'timer-hrtimer' in scs or 'timer-notick' in scs:
+        print('hrtimer and SCHED_NOTICK ran untraced (a deployment does not trace).')
+    print('Under QEMU TCG each vCPU is a host thread, the offline one included: lateness includes'
+          ' the host\'s scheduling.')
+
+
 def per_cpu_lines(runs, order):
     """Scale runs (a probe on several CPUs at once): each CPU's medians
     over the runs, the worst CPU, and CPU 0's timer lateness."""
@@ -621,6 +856,9 @@ def main():
                 lines = open(f, errors='replace').read().splitlines() if os.path.exists(f) else None
                 runs.setdefault(sc, []).append(analyse_steps(sc, run, lines))
                 continue
+            if is_timer(sc):
+                runs.setdefault(sc, []).append(analyse_timer(sc, run, cpu))
+                continue
             runs.setdefault(sc, []).append(analyse_run(sc, run, cpu))
     summary = {}
     for sc, rs in runs.items():
@@ -635,6 +873,10 @@ def main():
             s['steps'] = statistics.median(every)
             s['spread'] = {'steps': [min(every), statistics.median(every), max(every)]}
             s['steps_by_fn'] = good[0]['steps_by_fn']
+            summary[sc] = s
+            continue
+        if is_timer(sc):
+            s.update(timer_summary(good))
             summary[sc] = s
             continue
         s['spread'] = spread(good)
@@ -699,7 +941,8 @@ def main():
     rows = []
     for sc in order:
         s = summary[sc]
-        if (is_icount(sc) or is_steps(sc)) and 'error' not in s:
+        # the timer scenarios, failed or not, are in their own table
+        if is_timer(sc) or ((is_icount(sc) or is_steps(sc)) and 'error' not in s):
             continue
         if 'error' in s:
             rows.append((LABEL.get(sc, sc), '0/%d' % s['runs'], 'failed: ' + str(s['error'])))
@@ -715,13 +958,7 @@ def main():
                      fmt(s['ftq_median']), fmt(s['ftq_p1']), fmt(s.get('fwq_relative'), '%.3f'),
                      fmt(s.get('syscall_ns'))))
     if rows:
-        widths = [max(len(str(r[i])) for r in rows + [hdr] if len(r) > 3 or i < 2) for i in range(len(hdr))]
-        print('  '.join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(hdr, widths))))
-        for r in rows:
-            if len(r) == 3:
-                print('  '.join([r[0].ljust(widths[0]), r[1].rjust(widths[1]), r[2]]))
-            else:
-                print('  '.join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
+        print_table(hdr, rows)
         print()
         multi = any(len({r.get('cpu') for r in rs if 'loc_run' in r}) > 1 for rs in runs.values())
         where = 'its CPU' if multi else 'CPU %d' % cpu
@@ -774,12 +1011,16 @@ def main():
                     print('  %s, interrupt entries from the launch by kind, run by run: %s.' % (
                         LABEL[sc], '; '.join(', '.join('%s %d' % kv for kv in sorted(k.items())) or 'none'
                                              for k in kinds)))
+    if any(is_timer(sc) for sc in order):
+        print()
+        timer_lines(summary, order, cpu)
     print()
     print('Spread over the runs, min / median / max (syscall_ns_batches: over every batch of'
           ' getppid() calls of every run;')
     print('  kernel_noise_lower_us, kernel_noise_us, worst_kernel_us, unattributed_us, ftq_p1:'
           ' the table\'s kern lo us, kern us, worst us, unattr us, p1):')
     fmts = {k: f for k, _, _, f in SPREAD}
+    fmts.update({p + k: f for k, f in TIMER_COLS for p in ('', 'fired_', 'delivered_')})
     for sc in order:
         sp = summary[sc].get('spread')
         if sp:

@@ -442,6 +442,182 @@ def steps_failures():
     assert rc == 1 and 'getppid steps, SCHED_NOTICK, run 1: exit status 1' in out, out
 
 
+def timer_out(sc, late, ev, overruns=0, hz=1000000000, period_ns=1000000, wakeups=None, svc=None):
+    """ftq's timer records (TSC at 1 GHz: a cycle is a ns): the "# timer"
+    line, L and E lines, and timer-offsched's "# service" line, K and F
+    lines (svc: (samples, events, missed, unwatched, K, F))."""
+    clock = {'timer-hrtimer': 'monotonic', 'timer-notick': 'tsc'}.get(sc, 'offsched')
+    out = ['# timer period_us=%d period_ns=%d wakeups=%d overruns=%d clock=%s tsc_hz=%d tsc_source=kernel'
+           % (period_ns // 1000, period_ns, len(late) if wakeups is None else wakeups, overruns, clock, hz)]
+    if svc:
+        n, events, missed, unwatched, k, f = svc
+        out.append('# service cpu=1 samples=%d events=%d missed=%d loops=%d unwatched=%d'
+                   ' period_cycles=%d status=complete' % (n, events, missed, events - missed, unwatched,
+                                                          period_ns))
+    out += ['L %d' % v for v in late] + ['E %d %d' % e for e in ev]
+    if svc:
+        out += ['K %d' % v for v in k] + ['F %d %d' % e for e in f]
+    return out
+
+
+# Five deadlines 1 ms apart from 1000000: the event of deadline 3 was
+# skipped (an overrun), so two intervals: 1000300 and 999800 ns.
+TIMER_LATE = (10000, 10300, 10100, 500000)
+TIMER_EV = ((0, 1010000), (1, 2010300), (2, 3010100), (4, 5500000))
+
+
+def timer_log(sc='timer-notick', rep=1, rc=0, out=None, err=(), loc=(50, 52)):
+    """a timer run as run_timer() (emit) or run_timer_offsched() writes it"""
+    out = out if out is not None else timer_out(sc, TIMER_LATE, TIMER_EV, overruns=1)
+    lines = ['@@ begin %s %d' % (sc, rep), '@@ cpu', '1',
+             '@@ interrupts before', INTERRUPTS.format(100, loc[0], 0),
+             '@@ softirqs before', SOFTIRQS.format(7),
+             '@@ interrupts after', INTERRUPTS.format(100, loc[1], 0),
+             '@@ softirqs after', SOFTIRQS.format(7)]
+    if sc == 'timer-offsched':
+        lines.append('@@ offsched state=stopped')
+    lines += ['@@ ftq rc=%d' % rc] + out + ['@@ stderr'] + list(err)
+    if sc != 'timer-offsched':
+        lines += ['@@ trace_clock', '[x86-tsc] local', '@@ trace_stats', 'overrun: 0', '@@ trace']
+    return '\n'.join(lines + ['@@ end %s %d rc=%d' % (sc, rep, rc)]) + '\n'
+
+
+# timer-offsched: 6 deadlines 1 ms apart from 1000000; the service missed
+# deadline 3 (saw it after deadline 4 had passed); the poller first looked
+# after event 0 (unwatched), then saw events 1 and 2, 4 (with 3: bundled)
+# and 5.
+OS_SVC = (6, 6, 1, 1, (100, 300, 200, 150, 50),
+          ((0, 1000100), (1, 2000300), (2, 3000200), (4, 5000150), (5, 6000050)))
+OS_LATE = (2000, 1000, 4000, 5000)
+OS_EV = ((1, 2002000), (2, 3001000), (4, 5004000), (5, 6005000))
+
+
+def offsched_timer_log(rep=1, svc=OS_SVC, late=OS_LATE, ev=OS_EV, overruns=1, **log):
+    return timer_log('timer-offsched', rep, out=timer_out('timer-offsched', late, ev, overruns=overruns,
+                                                          svc=svc), **log)
+
+
+def close(a, b):
+    return a is not None and abs(a - b) < 1e-6
+
+
+def timer_one(text, sc):
+    runs = list(analyze.split_sections_text(text))
+    assert len(runs) == 1 and runs[0][0] == sc
+    return analyze.analyse_timer(sc, runs[0][2], 1)
+
+
+@test
+def timer_statistics():
+    """timer runs: lateness, period error from the first and last events, jitter from consecutive deadlines only"""
+    t = analyze.timer_stats(list(TIMER_LATE), list(TIMER_EV), 1e6, 1e9)
+    assert t['events'] == 4 and t['intervals'] == 2, t
+    assert t['late_us'] == [10.2, 500.0, 500.0], t['late_us']
+    # (5500000 - 1010000) / 4 deadlines - 1000000
+    assert close(t['period_err_ns'], 122500) and close(t['jitter_ns'], 250), t
+    # the TSC's rate converts: at 2 GHz the same cycles are half the ns
+    t = analyze.timer_stats([1], [(0, 0), (1, 2000000), (2, 4000200)], 1e6, 2e9)
+    assert close(t['period_err_ns'], 50) and close(t['jitter_ns'], 50), t
+    # one interval: a period error, no jitter; two events apart: the
+    # error only; one event: neither (not zeros)
+    t = analyze.timer_stats([1, 1], [(0, 0), (1, 1000100)], 1e6, 1e9)
+    assert close(t['period_err_ns'], 100) and t['jitter_ns'] is None, t
+    t = analyze.timer_stats([1, 1], [(0, 0), (2, 2000000)], 1e6, 1e9)
+    assert close(t['period_err_ns'], 0) and t['jitter_ns'] is None and t['intervals'] == 0, t
+    t = analyze.timer_stats([1], [(3, 5)], 1e6, 1e9)
+    assert t['period_err_ns'] is None and t['jitter_ns'] is None, t
+
+
+@test
+def timer_run():
+    """a timer-notick or timer-hrtimer run: its events, overruns and LOC"""
+    for sc in ('timer-notick', 'timer-hrtimer'):
+        r = timer_one(timer_log(sc), sc)
+        assert r['ok'], r
+        t = r['timer']
+        assert t['events'] == 4 and t['overruns'] == 1 and r['loc'] == 2, r
+        assert close(t['period_err_ns'], 122500) and close(t['jitter_ns'], 250), t
+        assert r['period_ns'] == 1e6 and r['tsc_source'] == 'kernel', r
+
+
+@test
+def timer_offsched_run():
+    """timer-offsched: the service's own lateness and the delivered one"""
+    r = timer_one(offsched_timer_log(), 'timer-offsched')
+    assert r['ok'], r
+    s, t = r['service'], r['timer']
+    assert s['events'] == 5 and s['overruns'] == 1 and s['late_us'] == [0.15, 0.3, 0.3], s
+    # intervals of deadlines 0-1, 1-2 and 4-5 (3 was missed): +200, -100, -100
+    # error: (6000050 - 1000100) / 5 deadlines - 1000000
+    assert s['intervals'] == 3 and close(s['period_err_ns'], -10) and close(s['jitter_ns'], 20000 ** 0.5), s
+    assert t['events'] == 4 and t['overruns'] == 1 and r['unwatched'] == 1, r
+    # 1-2 and 4-5: -1000, +1000
+    assert t['late_us'] == [3.0, 5.0, 5.0], t
+    # error: (6005000 - 2002000) / 4 deadlines - 1000000
+    assert t['intervals'] == 2 and close(t['period_err_ns'], 750) and close(t['jitter_ns'], 1000), t
+
+
+@test
+def timer_failures():
+    """a timer tool that failed, printed no event or a truncated output fails its run"""
+    def fails(why, text, sc='timer-notick'):
+        r = timer_one(text, sc)
+        assert not r['ok'] and why in r.get('error', ''), (why, r)
+    fails('ftq --tsc-timer exited 1: ftq: --tsc-timer: a period of 1 us is no TSC cycle',
+          timer_log(rc=1, out=[], err=['ftq: --tsc-timer: a period of 1 us is no TSC cycle at 0 Hz']))
+    fails('no timer events (ftq --timer: wakeups=0, overruns=0)',
+          timer_log('timer-hrtimer', out=timer_out('timer-hrtimer', (), ())), 'timer-hrtimer')
+    fails('truncated: wakeups=5, 4 L and 4 E lines',
+          timer_log(out=timer_out('timer-notick', TIMER_LATE, TIMER_EV, wakeups=5)))
+    fails('printed no "# timer" line', timer_log(out=['L 5', 'E 0 5']))
+    fails('gave no TSC frequency', timer_log(out=timer_out('timer-notick', TIMER_LATE, TIMER_EV, hz=0)))
+    fails('unreadable line', timer_log(out=timer_out('timer-notick', TIMER_LATE, TIMER_EV) + ['L soon']))
+    fails('unavailable timer service start failed: EBUSY',
+          '@@ begin timer-offsched 1\n@@ unavailable timer service start failed: EBUSY\n'
+          '@@ end timer-offsched 1 rc=1\n', 'timer-offsched')
+    fails('ftq --offsched-timer exited 1: ftq: --offsched-timer: the service on CPU 1 never ran',
+          offsched_timer_log(rc=1, err=['ftq: --offsched-timer: the service on CPU 1 never ran']),
+          'timer-offsched')
+    fails('the service fired 6 of its 8 deadlines',
+          offsched_timer_log(svc=(8,) + OS_SVC[1:]), 'timer-offsched')
+    fails("the poller's counts do not add up: 4 seen + 0 bundled + 1 unwatched != 6 events",
+          offsched_timer_log(overruns=0), 'timer-offsched')
+    fails('truncated: 6 events, 1 missed, 4 K and 5 F lines',
+          offsched_timer_log(svc=OS_SVC[:4] + (OS_SVC[4][:4], OS_SVC[5])), 'timer-offsched')
+    fails('printed no "# service" line', timer_log('timer-offsched'), 'timer-offsched')
+
+
+@test
+def timer_table():
+    """the Timer table: medians of runs, two rows for timer-offsched, failures loud"""
+    other = timer_out('timer-notick', (30000, 40000, 50000, 700000), TIMER_EV, overruns=3)
+    rc, out, res = main_on([run_log(), timer_log() + timer_log(rep=2, out=other) +
+                            timer_log(rep=3) + offsched_timer_log()])
+    assert rc == 0, out
+    sm = res['scenarios']['timer-notick']
+    assert sm['runs'] == 3 and sm['timer']['overruns'] == 1 and close(sm['timer']['late_p99_us'], 500), sm
+    assert sm['spread']['late_p99_us'] == [500.0, 500.0, 700.0], sm['spread']
+    lines = out.splitlines()
+    assert any(l.startswith('Timer: periodic events on CPU 1, 1000 us apart') for l in lines), out
+    row = next(l for l in lines if l.startswith('SCHED_NOTICK polling the TSC ') and '3/3' in l)
+    assert row.split()[-8:] == ['4', '1', '10.20', '500.00', '500.00', '+122500.0', '250.0', '2'], row
+    assert any(l.startswith('OFFSCHED timer, fired (service)') and '1/1' in l for l in lines), out
+    assert any(l.startswith('OFFSCHED timer, delivered (CPU 0 poller)') for l in lines), out
+    assert 'events fired before its first look (median of runs: 1)' in out, out
+    assert 'delivered_jitter_ns 1000.0 / 1000.0 / 1000.0' in out and \
+        'fired_late_p99_us 0.30 / 0.30 / 0.30' in out, out
+    assert 'Under QEMU TCG each vCPU is a host thread' in out, out
+    # not in the FTQ table
+    assert not any(l.startswith('SCHED_NOTICK polling') for l in out.split('\n\n')[0].splitlines()), out
+    # a failed run: loud, and the exit status says so; no run at all: a failed row
+    rc, out, res = main_on([timer_log() + timer_log(rep=2, rc=1, out=[], err=['ftq: boom'])])
+    assert rc == 1 and 'FAILED: SCHED_NOTICK polling the TSC, run 2: ftq --tsc-timer exited 1: ftq: boom' in out, out
+    rc, out, res = main_on([timer_log('timer-hrtimer', out=timer_out('timer-hrtimer', (), ()))])
+    assert rc == 1 and res['scenarios']['timer-hrtimer']['runs'] == 1, res
+    assert any(l.startswith('hrtimer, FIFO 99 (clock_nanosleep)') and 'failed: no timer events' in l
+               for l in out.splitlines()), out
+
+
 def main():
     print('TAP version 13')
     print('1..%d' % len(TESTS))

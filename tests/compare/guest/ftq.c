@@ -21,23 +21,57 @@
  *   C <ns>                     ns per getppid() call, one line per batch
  * With --steps N, only:
  *   P <address>                of the flag that ends the getppid() loop
- * With --timer N, only:
- *   # timer period_us=... wakeups=N
- *   L <ns>                     how late one periodic wakeup was
+ * With --timer N, --tsc-timer N or --offsched-timer CPU, only:
+ *   # timer period_us=P period_ns=P wakeups=W overruns=O clock=C tsc_hz=H
+ *           tsc_source=S
+ *   L <ns>                     how late one periodic event was, one per event
+ *   E <k> <tsc>                the TSC when the event of deadline k (from 0)
+ *                              was seen, one per event, in the order of L
+ * The deadlines are absolute, k periods after the first; wakeups counts
+ * the events (L and E lines). An event seen after the next deadline skips
+ * the deadlines passed (counted in overruns), as cyclictest does. Event
+ * times are raw TSC reads in every mode, converted with tsc_hz (the
+ * kernel's tsc_khz where the OFFSCHED module shows it, tsc_source=kernel,
+ * else calibrated here, tsc_source=estimate), so that the period and
+ * jitter of every mode are measured on the same clock; the analysis
+ * (tests/compare/analyze.py) takes them from consecutive deadlines only.
+ *   --timer: clock=monotonic, clock_nanosleep(TIMER_ABSTIME) on
+ *     CLOCK_MONOTONIC, lateness from CLOCK_MONOTONIC.
+ *   --tsc-timer: clock=tsc, a loop on RDTSC, lateness from the TSC; the
+ *     deadlines period_cycles apart (the period rounded to a cycle):
+ *   # tsc period_cycles=N start_tsc=N (the first deadline)
+ *   --offsched-timer CPU: clock=offsched, the events of the OFFSCHED timer
+ *     service on CPU (its samples_done word, polled); lateness of the
+ *     delivery: the TSC when the word was seen to change less the latest
+ *     deadline it passed. Also:
+ *   # service cpu=N samples=N events=N missed=N loops=N unwatched=N
+ *             period_cycles=N status=complete|stopped|running
+ *     events: deadlines the service passed; missed: those it saw only
+ *     after the next one (result U32_MAX, in no K line); unwatched: events
+ *     fired before this poller first looked (in no L line); so wakeups +
+ *     overruns + unwatched = events.
+ *   K <ns>                     how late the service saw one deadline, one
+ *                              per deadline it fired on its own
+ *   F <k> <tsc>                the TSC when the service fired deadline k
+ *                              (the deadline plus its result), as K
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <x86intrin.h>
 
+#include <linux/offsched.h>
 #include <linux/offsched_ftq.h>
 
 /* The raw clock of the probe and of FWQ, as in the kernel's ftq service. */
@@ -98,6 +132,12 @@ static void __attribute__((noreturn)) usage(FILE *out, int status)
 		"  -T, --timer N        instead: wake up every quantum for N quanta of\n"
 		"                       time (clock_nanosleep, TIMER_ABSTIME) and print\n"
 		"                       how late each wakeup was\n"
+		"  -k, --tsc-timer N    instead: the same for N deadlines one quantum\n"
+		"                       apart, by polling the TSC\n"
+		"  -o, --offsched-timer CPU  instead: poll the events of the OFFSCHED\n"
+		"                       timer service on CPU (started by \"echo start\"\n"
+		"                       now or within 30 s) and print how late each\n"
+		"                       event was, as delivered and as fired\n"
 		"  -h, --help           this text\n");
 	exit(status);
 }
@@ -187,6 +227,71 @@ static void ts_add_ns(struct timespec *t, long ns)
 }
 
 /*
+ * One event of the timer modes: the index k of its deadline (the first is
+ * 0), the TSC when it was seen, and how late that was.
+ */
+struct timer_event {
+	uint64_t tsc;
+	int64_t late;		/* ns (--timer) or TSC cycles */
+	uint32_t k;
+};
+
+static int64_t cycles_ns(int64_t cycles, double hz)
+{
+	double ns = (double)cycles * 1e9 / hz;
+
+	return (int64_t)(ns < 0 ? ns - 0.5 : ns + 0.5);
+}
+
+/*
+ * The kernel's TSC frequency, tsc_khz, which the OFFSCHED management
+ * module shows for every CPU; 0 when it is not loaded.
+ */
+static double kernel_tsc_hz(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/cpu0/offsched/tsc_khz", "r");
+	unsigned long khz = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu", &khz) != 1)
+		khz = 0;
+	fclose(f);
+	return (double)khz * 1e3;
+}
+
+/* The TSC frequency of the timer modes, and where it came from. */
+static double timer_tsc_hz(const char **source)
+{
+	double hz = kernel_tsc_hz();
+
+	*source = hz > 0 ? "kernel" : "estimate";
+	return hz > 0 ? hz : tsc_hz_estimate();
+}
+
+/* The first line of a timer mode's records. */
+static void print_timer_head(const char *clock, uint64_t period_ns,
+			     unsigned long done, unsigned long overruns,
+			     double hz, const char *source)
+{
+	printf("# timer period_us=%" PRIu64 " period_ns=%" PRIu64
+	       " wakeups=%lu overruns=%lu clock=%s tsc_hz=%.0f tsc_source=%s\n",
+	       period_ns / 1000, period_ns, done, overruns, clock, hz, source);
+}
+
+/* Its L and E lines; late in TSC cycles when hz is not 0, else in ns. */
+static void print_timer_events(const struct timer_event *ev,
+			       unsigned long done, double hz)
+{
+	unsigned long i;
+
+	for (i = 0; i < done; i++)
+		printf("L %" PRId64 "\n", hz > 0 ? cycles_ns(ev[i].late, hz) : ev[i].late);
+	for (i = 0; i < done; i++)
+		printf("E %" PRIu32 " %" PRIu64 "\n", ev[i].k, ev[i].tsc);
+}
+
+/*
  * A timer-driven task, as on the housekeeping CPU of a partitioned node:
  * an absolute periodic wakeup every quantum for N quanta of time, each
  * wakeup's lateness printed after the run. A wakeup later than the next
@@ -197,15 +302,19 @@ static int timer_latency(unsigned long period_us, unsigned long n)
 {
 	const long period_ns = (long)period_us * 1000;
 	struct timespec next, now;
-	int64_t *late = calloc(n, sizeof(*late)), t_end;
-	unsigned long i, done = 0, overruns = 0;
+	struct timer_event *ev = calloc(n, sizeof(*ev));
+	unsigned long done = 0, overruns = 0;
+	const char *source;
+	uint32_t k = 0;
+	int64_t t_end;
+	double hz;
 	int err;
 
-	if (!late) {
+	if (!ev) {
 		perror("ftq: calloc");
 		return EXIT_FAILURE;
 	}
-	prefault(late, n * sizeof(*late));
+	prefault(ev, n * sizeof(*ev));
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	t_end = ts_ns(&next) + (int64_t)n * period_ns;
 	ts_add_ns(&next, period_ns);
@@ -218,19 +327,319 @@ static int timer_latency(unsigned long period_us, unsigned long n)
 			return EXIT_FAILURE;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		late[done++] = ts_ns(&now) - ts_ns(&next);
+		ev[done].tsc = __rdtsc();
+		ev[done].late = ts_ns(&now) - ts_ns(&next);
+		ev[done++].k = k++;
 		ts_add_ns(&next, period_ns);
 		while (ts_ns(&next) <= ts_ns(&now)) {
 			ts_add_ns(&next, period_ns);
+			k++;
 			overruns++;
 		}
 	}
-	printf("# timer period_us=%lu wakeups=%lu overruns=%lu\n", period_us, done,
-	       overruns);
-	for (i = 0; i < done; i++)
-		printf("L %" PRId64 "\n", late[i]);
-	free(late);
+	/* After the run: a calibration would delay the first wakeup. */
+	hz = timer_tsc_hz(&source);
+	print_timer_head("monotonic", (uint64_t)period_ns, done, overruns, hz,
+			 source);
+	print_timer_events(ev, done, 0);
+	free(ev);
 	return EXIT_SUCCESS;
+}
+
+/*
+ * --tsc-timer: the same periodic events from a loop on the TSC alone (a
+ * SCHED_NOTICK thread keeps its CPU to itself): N absolute deadlines one
+ * period apart, the period rounded to the nearest TSC cycle; a deadline
+ * seen after the next one has passed too is skipped (an overrun).
+ */
+static int tsc_timer(unsigned long period_us, unsigned long n)
+{
+	struct timer_event *ev = calloc(n, sizeof(*ev));
+	unsigned long done = 0, overruns = 0;
+	uint64_t period, start, deadline, now, k;
+	const char *source;
+	double hz;
+
+	if (!ev) {
+		perror("ftq: calloc");
+		return EXIT_FAILURE;
+	}
+	prefault(ev, n * sizeof(*ev));
+	hz = timer_tsc_hz(&source);
+	period = (uint64_t)((double)period_us * hz / 1e6 + 0.5);
+	if (!period) {
+		fprintf(stderr, "ftq: --tsc-timer: a period of %lu us is no TSC cycle at %.0f Hz\n",
+			period_us, hz);
+		return EXIT_FAILURE;
+	}
+	start = __rdtsc() + period;
+	for (k = 0; k < n;) {
+		deadline = start + k * period;
+		while ((now = __rdtsc()) < deadline)
+			;
+		ev[done].tsc = now;
+		ev[done].late = (int64_t)(now - deadline);
+		ev[done++].k = (uint32_t)k++;
+		while (k < n && now >= start + k * period) {
+			k++;
+			overruns++;
+		}
+	}
+	print_timer_head("tsc", (uint64_t)period_us * 1000, done, overruns, hz,
+			 source);
+	printf("# tsc period_cycles=%" PRIu64 " start_tsc=%" PRIu64 "\n",
+	       period, start);
+	print_timer_events(ev, done, hz);
+	free(ev);
+	return EXIT_SUCCESS;
+}
+
+/* How long the OFFSCHED poller waits for a run, and for an event. */
+#ifndef OFFSCHED_WAIT_NS
+#define OFFSCHED_WAIT_NS	30000000000ull
+#endif
+#ifndef OFFSCHED_STALL_NS
+#define OFFSCHED_STALL_NS	10000000000ull
+#endif
+#define OFFSCHED_TIMER_MISSED	UINT32_MAX
+
+static const char *offsched_status_name(uint32_t status)
+{
+	switch (status) {
+	case OFFSCHED_STATUS_READY: return "ready";
+	case OFFSCHED_STATUS_RUNNING: return "running";
+	case OFFSCHED_STATUS_COMPLETE: return "complete";
+	case OFFSCHED_STATUS_STOPPED: return "stopped";
+	default: return "unknown";
+	}
+}
+
+static uint32_t shm_load(const uint32_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Map the shared memory of a run of the OFFSCHED service on cpu that has
+ * not returned yet: one that "echo start" made, or makes within
+ * OFFSCHED_WAIT_NS (a run's memory is made by its start: the one mapped
+ * before is the last run's, over). NULL with the reason said if none.
+ */
+static const struct offsched_shm *offsched_map_run(unsigned long cpu)
+{
+	const uint64_t t0 = mono_ns();
+	const char *why = "no run of the service there yet (OFFSCHED_IOC_ATTACH: ENODATA)";
+	char path[96], svc[32] = "";
+	int fd;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%lu/offsched/service", cpu);
+	f = fopen(path, "r");
+	if (!f || !fgets(svc, sizeof(svc), f)) {
+		fprintf(stderr, "ftq: --offsched-timer: %s: %s (is offsched_mgr loaded?)\n",
+			path, strerror(errno));
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	svc[strcspn(svc, "\n")] = 0;
+	if (strcmp(svc, "timer")) {
+		fprintf(stderr, "ftq: --offsched-timer: the service of CPU %lu is '%s', not timer\n",
+			cpu, svc);
+		return NULL;
+	}
+	fd = open("/dev/offsched", O_RDONLY);
+	if (fd < 0) {
+		fprintf(stderr, "ftq: --offsched-timer: /dev/offsched: %s\n", strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		struct offsched_attach arg = { .cpu = (uint32_t)cpu };
+		const struct offsched_shm *shm;
+		uint32_t status;
+		void *p;
+
+		if (ioctl(fd, OFFSCHED_IOC_ATTACH, &arg) < 0) {
+			if (errno != ENODATA) {
+				fprintf(stderr, "ftq: --offsched-timer: OFFSCHED_IOC_ATTACH of CPU %lu: %s\n",
+					cpu, strerror(errno));
+				break;
+			}
+		} else {
+			p = mmap(NULL, arg.size, PROT_READ, MAP_SHARED, fd, 0);
+			if (p == MAP_FAILED) {
+				fprintf(stderr, "ftq: --offsched-timer: mmap of CPU %lu's shared memory (%llu bytes): %s\n",
+					cpu, (unsigned long long)arg.size, strerror(errno));
+				break;
+			}
+			shm = p;
+			if (shm->magic != OFFSCHED_SHM_MAGIC ||
+			    shm->version != OFFSCHED_SHM_VERSION || shm->cpu != cpu ||
+			    shm->size != arg.size || !shm->tsc_khz ||
+			    !shm->quantum_cycles || !shm->nr_samples ||
+			    shm->samples_offset + (uint64_t)shm->nr_samples * sizeof(uint32_t) > arg.size) {
+				fprintf(stderr, "ftq: --offsched-timer: bad shared memory header of CPU %lu\n",
+					cpu);
+				munmap(p, arg.size);
+				break;
+			}
+			status = shm_load(&shm->status);
+			if (status == OFFSCHED_STATUS_READY ||
+			    status == OFFSCHED_STATUS_RUNNING) {
+				close(fd);
+				return shm;
+			}
+			why = status == OFFSCHED_STATUS_COMPLETE ?
+				"the last run there is complete, no new one" :
+				"the last run there is stopped, no new one";
+			munmap(p, arg.size);
+		}
+		if (mono_ns() - t0 > OFFSCHED_WAIT_NS) {
+			fprintf(stderr, "ftq: --offsched-timer: the service on CPU %lu never started in %llu s: %s\n",
+				cpu, OFFSCHED_WAIT_NS / 1000000000ull, why);
+			break;
+		}
+		sleep_ms(1);
+	}
+	close(fd);
+	return NULL;
+}
+
+/*
+ * --offsched-timer: the events of the OFFSCHED timer service on cpu, as
+ * a thread on an online CPU gets them: by polling the word samples_done
+ * (acquire), whose store (release) is the event. Each change is one
+ * delivery, of the latest deadline passed; its lateness is the TSC then
+ * less that deadline. The service's own lateness of each deadline comes
+ * from its results after the run.
+ */
+static int offsched_timer(unsigned long cpu)
+{
+	const struct offsched_shm *shm = offsched_map_run(cpu);
+	const uint32_t *results;
+	struct timer_event *ev;
+	unsigned long done = 0, overruns = 0, missed = 0, i;
+	uint64_t period, start, now, last, stall, t0;
+	uint32_t n, seen, unwatched, k, status;
+	double hz;
+	int ret = EXIT_SUCCESS;
+
+	if (!shm)
+		return EXIT_FAILURE;
+	n = shm->nr_samples;
+	period = shm->quantum_cycles;
+	hz = (double)shm->tsc_khz * 1e3;
+	results = (const uint32_t *)((const char *)shm + shm->samples_offset);
+	ev = calloc(n, sizeof(*ev));
+	if (!ev) {
+		perror("ftq: calloc");
+		return EXIT_FAILURE;
+	}
+	prefault(ev, n * sizeof(*ev));
+
+	/*
+	 * Its start: the CPU goes offline, then the callback runs, one
+	 * period before the first deadline. Watched closely for a second,
+	 * then every millisecond.
+	 */
+	t0 = mono_ns();
+	while ((status = shm_load(&shm->status)) == OFFSCHED_STATUS_READY) {
+		uint64_t waited = mono_ns() - t0;
+
+		if (waited > OFFSCHED_WAIT_NS) {
+			fprintf(stderr, "ftq: --offsched-timer: the service on CPU %lu never ran (status ready for %llu s)\n",
+				cpu, OFFSCHED_WAIT_NS / 1000000000ull);
+			return EXIT_FAILURE;
+		}
+		if (waited > 1000000000ull)
+			sleep_ms(1);
+		else
+			_mm_pause();
+	}
+
+	/* Events fired before this first look were not watched. */
+	seen = unwatched = shm_load(&shm->samples_done);
+	stall = (uint64_t)((double)OFFSCHED_STALL_NS * hz / 1e9) + 2 * period;
+	last = __rdtsc();
+	for (i = 0; seen < n; i++) {
+		k = shm_load(&shm->samples_done);
+		if (k != seen) {
+			now = __rdtsc();
+			if (k < seen || k > n) {
+				fprintf(stderr, "ftq: --offsched-timer: samples_done went from %" PRIu32
+					" to %" PRIu32 " (%" PRIu32 " events)\n", seen, k, n);
+				return EXIT_FAILURE;
+			}
+			/* Written before the first event: the acquire orders it. */
+			start = __atomic_load_n(&shm->start_tsc, __ATOMIC_RELAXED);
+			ev[done].tsc = now;
+			ev[done].late = (int64_t)(now - (start + (uint64_t)(k - 1) * period));
+			ev[done++].k = k - 1;
+			overruns += k - seen - 1;
+			seen = k;
+			last = now;
+			continue;
+		}
+		if (i % 1024)
+			continue;
+		/* Returned early (stopped): nothing more comes. */
+		if (shm_load(&shm->status) > OFFSCHED_STATUS_RUNNING &&
+		    shm_load(&shm->samples_done) == seen)
+			break;
+		if (__rdtsc() - last > stall) {
+			fprintf(stderr, "ftq: --offsched-timer: no event from CPU %lu for %llu s (%" PRIu32
+				" of %" PRIu32 ", status %s)\n", cpu, OFFSCHED_STALL_NS / 1000000000ull,
+				seen, n, offsched_status_name(shm_load(&shm->status)));
+			return EXIT_FAILURE;
+		}
+	}
+
+	/* The service returns right after its last event. */
+	t0 = mono_ns();
+	while ((status = shm_load(&shm->status)) == OFFSCHED_STATUS_RUNNING &&
+	       mono_ns() - t0 < 2000000000ull)
+		sleep_ms(1);
+	start = shm->start_tsc;
+	for (k = 0; k < seen; k++)
+		missed += results[k] == OFFSCHED_TIMER_MISSED;
+
+	print_timer_head("offsched", shm->quantum_ns, done, overruns, hz, "kernel");
+	printf("# service cpu=%lu samples=%" PRIu32 " events=%" PRIu32 " missed=%lu loops=%llu"
+	       " unwatched=%" PRIu32 " period_cycles=%" PRIu64 " status=%s\n",
+	       cpu, n, seen, missed, (unsigned long long)shm->loops, unwatched, period,
+	       offsched_status_name(status));
+	print_timer_events(ev, done, hz);
+	for (k = 0; k < seen; k++)
+		if (results[k] != OFFSCHED_TIMER_MISSED)
+			printf("K %" PRId64 "\n", cycles_ns(results[k], hz));
+	for (k = 0; k < seen; k++)
+		if (results[k] != OFFSCHED_TIMER_MISSED)
+			printf("F %" PRIu32 " %" PRIu64 "\n", k,
+			       start + (uint64_t)k * period + results[k]);
+	if (!done) {
+		fprintf(stderr, "ftq: --offsched-timer: saw no event of CPU %lu: %" PRIu32
+			" of %" PRIu32 " fired before its first look\n", cpu, unwatched, n);
+		ret = EXIT_FAILURE;
+	} else if (seen < n) {
+		fprintf(stderr, "ftq: --offsched-timer: the service on CPU %lu returned after %" PRIu32
+			" of %" PRIu32 " events (status %s)\n", cpu, seen, n,
+			offsched_status_name(status));
+		ret = EXIT_FAILURE;
+	} else if (status == OFFSCHED_STATUS_RUNNING) {
+		fprintf(stderr, "ftq: --offsched-timer: the service on CPU %lu still runs 2 s after its last event\n",
+			cpu);
+		ret = EXIT_FAILURE;
+	}
+	free(ev);
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -244,13 +653,15 @@ int main(int argc, char **argv)
 		{ "syscalls", required_argument, NULL, 's' },
 		{ "steps", required_argument, NULL, 't' },
 		{ "timer", required_argument, NULL, 'T' },
+		{ "tsc-timer", required_argument, NULL, 'k' },
+		{ "offsched-timer", required_argument, NULL, 'o' },
 		{ "gettime", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned long quantum_us = 1000, samples = 10000, gap_ns = 2000;
 	unsigned long fwq_work = 100000, fwq_reps = 1000, sys_batches = 0;
-	unsigned long steps_max_s = 0, timer_n = 0;
+	unsigned long steps_max_s = 0, timer_n = 0, tsc_timer_n = 0, os_cpu = 0;
 	struct ftq_probe p = { .raw = tsc };
 	struct ftq_run run = { 0 };
 	struct rusage ru;
@@ -258,7 +669,7 @@ int main(int argc, char **argv)
 	double hz;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "q:n:g:w:r:s:t:T:Gh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "q:n:g:w:r:s:t:T:k:o:Gh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q': quantum_us = parse_num(optarg, "quantum"); break;
 		case 'n': samples = parse_num(optarg, "sample count"); break;
@@ -268,6 +679,8 @@ int main(int argc, char **argv)
 		case 's': sys_batches = parse_num(optarg, "batch count"); break;
 		case 't': steps_max_s = parse_num(optarg, "time limit"); break;
 		case 'T': timer_n = parse_num(optarg, "wakeup count"); break;
+		case 'k': tsc_timer_n = parse_num(optarg, "deadline count"); break;
+		case 'o': os_cpu = parse_num(optarg, "OFFSCHED CPU"); break;
 		case 'G': p.raw = gettime_tsc; break;
 		case 'h': usage(stdout, EXIT_SUCCESS);
 		default: usage(stderr, EXIT_FAILURE);
@@ -281,6 +694,13 @@ int main(int argc, char **argv)
 		return syscall_steps(steps_max_s);
 	if (timer_n)
 		return timer_latency(quantum_us, timer_n);
+	if (tsc_timer_n) {
+		if (tsc_timer_n > UINT32_MAX)
+			usage(stderr, EXIT_FAILURE);
+		return tsc_timer(quantum_us, tsc_timer_n);
+	}
+	if (os_cpu)
+		return offsched_timer(os_cpu);
 
 	hz = tsc_hz_estimate();
 	run.quantum = (uint64_t)((double)quantum_us * hz / 1e6);

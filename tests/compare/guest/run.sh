@@ -14,7 +14,11 @@
 #   compare.pair=CPU2: the paired scenarios' second CPU (nohz_full=CPU2)
 #   compare.cpus=1,2,...: probe all these CPUs at once (CPUS>2 in
 #   compare.sh), with a timer-driven task on the housekeeping CPU 0
+#   compare.timer_events=2000 compare.timer_quantum=1000 (us): the timer
+#   scenarios' periodic events on the CPU (run_timer, run_timer_offsched):
+#   timer-hrtimer, timer-notick, timer-offsched
 scenarios=cfs,fifo,notick,offsched repeats=3 duration=10 quantum=1000 cpu=1 gap=2000 pair= cpus=
+tevents=2000 tquantum=1000
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	compare.scenarios=*) scenarios=${arg#*=} ;;
@@ -25,6 +29,8 @@ for arg in $(cat /proc/cmdline); do
 	compare.gap=*) gap=${arg#*=} ;;
 	compare.pair=*) pair=${arg#*=} ;;
 	compare.cpus=*) cpus=${arg#*=} ;;
+	compare.timer_events=*) tevents=${arg#*=} ;;
+	compare.timer_quantum=*) tquantum=${arg#*=} ;;
 	esac
 done
 cpulist=$(echo "$cpus" | tr , ' ')
@@ -324,6 +330,84 @@ offsched_record() {
 	}
 }
 
+# The timer scenarios: compare.timer_events periodic events on the CPU,
+# compare.timer_quantum us apart, each one's lateness and TSC (ftq's
+# timer modes; the same records in all three):
+#   timer-hrtimer   ftq --timer: clock_nanosleep(TIMER_ABSTIME) in a FIFO
+#                   99 thread (as fifo, RT throttling off: rt_unthrottled)
+#   timer-notick    ftq --tsc-timer: a SCHED_NOTICK thread polling the TSC
+#   timer-offsched  the OFFSCHED timer service on the offlined CPU, its
+#                   events polled by ftq --offsched-timer on CPU 0 as
+#                   SCHED_OTHER, beside this script and CPU 0's kernel work
+# ftq converts the TSC with the kernel's tsc_khz, which the OFFSCHED
+# module shows (loaded for that in every timer scenario).
+
+# run_timer SCENARIO: timer-hrtimer or timer-notick, recorded as run_user
+# records the probe (no getppid() timing), but untraced: each hrtimer
+# wakeup goes through a timer interrupt and two context switches, whose
+# trace events the tickless poller would not pay, and a deployment does
+# not trace.
+run_timer() {
+	sc=$1
+	modprobe offsched_mgr 2>/dev/null
+	snapshot before > /tmp/snap
+	case $sc in
+	timer-hrtimer) launch fifo "$cpu" ./ftq --timer "$tevents" -q "$tquantum" ;;
+	timer-notick) launch notick "$cpu" ./ftq --tsc-timer "$tevents" -q "$tquantum" ;;
+	esac > /tmp/ftq.out 2> /tmp/ftq.err
+	rc=$?
+	snapshot after > /tmp/snap.after
+	echo "@@ cpu"
+	echo "$cpu"
+	cat /tmp/snap /tmp/snap.after
+	echo "@@ ftq rc=$rc"
+	cat /tmp/ftq.out
+	echo "@@ stderr"
+	cat /tmp/ftq.err
+	return $rc
+}
+
+# run_timer_offsched: the timer service on the CPU; its poller starts
+# first and maps the shared memory that this start makes (events fired
+# before its first look are counted as unwatched). The service returns
+# after its last event; the stop brings the CPU back online.
+run_timer_offsched() {
+	d=/sys/devices/system/cpu/cpu$cpu/offsched stopped=
+	modprobe offsched_mgr 2>/dev/null
+	[ -d $d ] || { echo "@@ unavailable no $d"; return 1; }
+	{ echo timer > $d/service && echo $((tquantum * 1000)) > $d/quantum_ns &&
+	  echo "$tevents" > $d/samples; } 2> /tmp/setup.err ||
+		{ echo "@@ unavailable timer service setup failed: $(cat /tmp/setup.err)"; return 1; }
+	snapshot before > /tmp/snap
+	taskset -c 0 ./ftq --offsched-timer "$cpu" > /tmp/ftq.out 2> /tmp/ftq.err &
+	pid=$!
+	if ! echo start 2> /tmp/setup.err > $d/control; then
+		kill $pid 2>/dev/null
+		wait $pid
+		echo "@@ unavailable timer service start failed: $(cat /tmp/setup.err)"
+		return 1
+	fi
+	wait $pid
+	rc=$?
+	state=$(cat $d/state)
+	echo stop 2> /tmp/setup.err > $d/control ||
+		stopped="could not stop the timer service on CPU $cpu: $(cat /tmp/setup.err)"
+	snapshot after > /tmp/snap.after
+	echo "@@ cpu"
+	echo "$cpu"
+	cat /tmp/snap /tmp/snap.after
+	echo "@@ offsched state=$state"
+	echo "@@ ftq rc=$rc"
+	cat /tmp/ftq.out
+	echo "@@ stderr"
+	cat /tmp/ftq.err
+	if [ -n "$stopped" ]; then
+		echo "@@ unavailable $stopped"
+		return 1
+	fi
+	return $rc
+}
+
 # The nohz_full= boot is tuned as a real deployment is (Red Hat's
 # cpu-partitioning profile: the kernel arguments come from compare.sh; at
 # run time, interrupts, unbound workqueues and the lockup watchdog stay on
@@ -416,6 +500,9 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 				echo "@@ sysc"
 				taskset -c 0 ./ftq --syscalls 10 ;;
 			offsched) run_offsched ;;
+			timer-hrtimer) rt_unthrottled run_timer "$sc" ;;
+			timer-notick) run_timer "$sc" ;;
+			timer-offsched) run_timer_offsched ;;
 			*) echo "@@ unavailable unknown scenario" ;;
 			esac
 			echo "@@ end $sc $r rc=$?"
