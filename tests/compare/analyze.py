@@ -87,6 +87,12 @@ def is_timer(sc):
     return sc.startswith('timer-')
 
 
+def lateness_us(late_ns):
+    """Median, 99th percentile and maximum of lateness values in ns, in us."""
+    return [statistics.median(late_ns) / 1e3, percentile(late_ns, 99) / 1e3,
+            max(late_ns) / 1e3]
+
+
 def timer_stats(late_ns, events, period_ns, hz):
     """One run's events: how many, their lateness (median, p99, max, in
     us), the period error in ns (the time from the first event to the
@@ -100,8 +106,7 @@ def timer_stats(late_ns, events, period_ns, hz):
            if k1 == k0 + 1]
     span = events[-1][0] - events[0][0] if events else 0
     return {'events': len(late_ns),
-            'late_us': [statistics.median(late_ns) / 1e3, percentile(late_ns, 99) / 1e3,
-                        max(late_ns) / 1e3],
+            'late_us': lateness_us(late_ns),
             'intervals': len(ivs),
             'period_err_ns': ((events[-1][1] - events[0][1]) * 1e9 / hz / span - period_ns
                               if span > 0 else None),
@@ -502,10 +507,9 @@ def analyse_run(sc, run, cpu):
             res['ok'] = False
             res['error'] = 'the timer-driven task on CPU 0 failed (%s, %d wakeups)' % (hk, len(late))
             return res
-        res['hk_late_us'] = [statistics.median(late) / 1e3, percentile(late, 99) / 1e3,
-                             max(late) / 1e3]
-        over = [re.search(r'overruns=(\d+)', l) for l in run[hk] if l.startswith('# timer')]
-        res['hk_overruns'] = int(over[0].group(1)) if over and over[0] else 0
+        res['hk_late_us'] = lateness_us(late)
+        head = next((keyvals(l) for l in run[hk] if l.startswith('# timer ')), {})
+        res['hk_overruns'] = int(head.get('overruns', 0))
     irq = diff(parse_table(run.get('interrupts before', []), cpu),
                parse_table(run.get('interrupts after', []), cpu))
     soft = diff(parse_table(run.get('softirqs before', []), cpu),
