@@ -17,7 +17,7 @@ GRACE=/proc/sys/kernel/sched_notick_grace_us
 T=/tmp/notick-paths
 mkdir -p $T
 
-ktap_plan 31
+ktap_plan 32
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
 housekeeping_on_cpu0
@@ -50,6 +50,20 @@ echo 0 > $ONLINE; echo 1 > $ONLINE
 c1="$(cat $SYS/tick_stops) $(cat $SYS/tick_restarts) $(cat $SYS/yields)"
 ktap_check "tick_stops, tick_restarts, yields survive CPU $CPU going offline and back ($c0 -> $c1)" \
 	'[ "$c0" = "$c1" ] && [ "${c0%% *}" -gt 0 ]'
+
+# --- the timer wheel of a CPU that was offline -----------------------------
+# Timers armed on CPU 1 move to CPU 0 when it goes offline; when it comes
+# back, its wheel must not still expect them. Before 0027 it did: the
+# buckets they left stayed marked, and the first recomputation of CPU 1's
+# next expiry (here a 20 ms timer expiring there) found them, so the tick
+# stopped under the thread fired for each of them, with nothing to expire.
+traced "irq_vectors/local_timer_entry timer/timer_start timer/timer_cancel timer/timer_expire_entry timer/hrtimer_expire_entry timer/tick_stop" \
+	"$NTT" hotplug-wheel $CPU > $T/hpw 2>&1
+dump $T/hpw
+ktap_check "timers moved off CPU $CPU as it went offline leave nothing behind (hotplug $(kv $T/hpw hotplug)): a thread admitted after its return has tick stopped $(kv $T/hpw tick_stopped), $(kv $T/hpw loc_delta) LOC in 2.1 s" \
+	'[ "$(kv $T/hpw hotplug)" = OK ] && [ "$(kv $T/hpw admitted)" = OK ] &&
+	 [ "$(kv $T/hpw tick_stopped)" = 1 ] && [ "$(kv $T/hpw loc_delta)" = 0 ]' ||
+	grep -E "\[00$CPU\]|ntt: hotplug-wheel" $TR/trace | sed -n "/ntt: hotplug-wheel: online/,\$p" | tail -n 40 | sed 's/^/# /'
 
 # --- admission of a sleeping thread: no interrupt for an idle CPU --------
 # The thread cannot run before it is switched in on its CPU: an idle CPU

@@ -69,6 +69,12 @@
  *	task with ITIMER_PROF armed runs there in user space after the
  *	admission: the LOC count runs until the sleeper wakes, and the CPU
  *	it woke on is printed.
+ *   ntt hotplug-wheel CPU
+ *	Four sleepers arm wheel timers on CPU 0.7 to 1.9 s ahead (a receive
+ *	timeout), CPU goes offline, which moves the timers, and online again;
+ *	a task on CPU lets a 20 ms timer expire there, then a child is made
+ *	SCHED_NOTICK on CPU and spins: prints its tick state and CPU's LOC
+ *	count over the 2.1 s the wheel's second level takes to come round.
  *   ntt spinhold CPU
  *	Become SCHED_NOTICK on CPU, print "ADMITTED TID" and spin in user
  *	space until killed.
@@ -164,6 +170,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 #include <linux/capability.h>
 #include <linux/membarrier.h>
@@ -1732,6 +1739,110 @@ static int cmd_kick(int cpu, int busy, int timer)
 	return 0;
 }
 
+static int set_online(int cpu, int on)
+{
+	char path[96];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	f = fopen(path, "w");
+	if (!f)
+		return errno;
+	ok = fprintf(f, "%d\n", on) > 0;
+	return fclose(f) || !ok ? errno : 0;
+}
+
+/* Sleep in recv() on an AF_UNIX socket for up to @seconds: a wheel timer */
+static void recv_timeout(double seconds)
+{
+	struct timeval tv = { (time_t)seconds,
+			      (long)((seconds - (time_t)seconds) * 1e6) };
+	int sv[2];
+	char c;
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) ||
+	    setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
+		die("socketpair");
+	if (recv(sv[0], &c, 1, 0) >= 0 || errno != EAGAIN)
+		die("recv");
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/*
+ * hotplug-wheel: the timer wheel of a CPU that went offline and came back
+ * must hold no trace of the timers moved off it then. Four sleepers allowed
+ * on CPU 0 and @cpu arm timers on @cpu in the wheel's second level (8-jiffy
+ * buckets, up to 512 jiffies ahead); @cpu goes offline, which moves them
+ * and their timers to CPU 0, then online. A task bound to @cpu lets a 20 ms
+ * timer expire there, so that @cpu computes its next expiry from the wheel
+ * again; then a child made SCHED_NOTICK spins on @cpu. Its tick stops, and
+ * nothing is left to bring it back: any LOC over the next 2.1 s (the second
+ * level's turn at HZ >= 250) is the expiry of a bucket the wheel thinks
+ * still holds a timer.
+ */
+static int cmd_hotplug_wheel(int cpu)
+{
+	static const double sleeps[] = { 0.7, 1.1, 1.5, 1.9 };
+	struct shared *sh = shared_map();
+	pid_t sleeper[4], poker, owner;
+	long long loc;
+	cpu_set_t two;
+	int i, err;
+
+	bind_cpu(0);
+	CPU_ZERO(&two);
+	CPU_SET(0, &two);
+	CPU_SET(cpu, &two);
+	for (i = 0; i < 4; i++) {
+		sleeper[i] = xfork();
+		if (sleeper[i] == 0) {
+			/* Armed on @cpu: it runs there, and is not idle */
+			bind_cpu(cpu);
+			if (sched_setaffinity(0, sizeof(two), &two))
+				_exit(1);
+			recv_timeout(sleeps[i]);
+			_exit(0);
+		}
+		while (task_state(sleeper[i], sleeper[i]) != 'S')
+			sleep_s(0.001);
+	}
+	trace_mark("ntt: hotplug-wheel: offline");
+	err = set_online(cpu, 0);
+	if (!err)
+		err = set_online(cpu, 1);
+	printf("hotplug=%s\n", err ? errname(err) : "OK");
+	trace_mark("ntt: hotplug-wheel: online");
+	poker = xfork();
+	if (poker == 0) {
+		bind_cpu(cpu);
+		recv_timeout(0.02);
+		_exit(0);
+	}
+	waitpid(poker, NULL, 0);
+	owner = xfork();
+	if (owner == 0) {
+		bind_cpu(cpu);
+		while (!sh->stop)
+			sh->loops++;
+		_exit(0);
+	}
+	err = set_notick_pid(owner, cpu);
+	printf("admitted=%s\n", err ? errname(err) : "OK");
+	sleep_s(0.1);
+	trace_mark("ntt: hotplug-wheel: counting");
+	loc = loc_over(cpu, 2.1);
+	trace_mark("ntt: hotplug-wheel: counted");
+	printf("tick_stopped=%d\nloc_delta=%lld\n", tick_stopped(cpu), loc);
+	sh->stop = 1;
+	waitpid(owner, NULL, 0);
+	for (i = 0; i < 4; i++)
+		waitpid(sleeper[i], NULL, 0);
+	return 0;
+}
+
 static int cmd_delay(int cpu, int rounds)
 {
 	struct shared *sh = shared_map();
@@ -2264,6 +2375,8 @@ int main(int argc, char **argv)
 				!strcmp(argv[3], "timer"));
 	if (!strcmp(argv[1], "rtwake") && argc == 2)
 		return cmd_rtwake();
+	if (!strcmp(argv[1], "hotplug-wheel") && argc == 3)
+		return cmd_hotplug_wheel(atoi(argv[2]));
 	if (!strcmp(argv[1], "spinhold") && argc == 3)
 		return cmd_spinhold(atoi(argv[2]));
 	if (!strcmp(argv[1], "zombie") && argc == 3)
