@@ -651,6 +651,20 @@ static void trace_mark(const char *text)
 	close(fd);
 }
 
+/* A child bound to @cpu counting in sh->loops until sh->stop, nothing else */
+static pid_t start_looper(struct shared *sh, int cpu)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		bind_cpu(cpu);
+		while (!sh->stop)
+			sh->loops++;
+		_exit(0);
+	}
+	return pid;
+}
+
 static pid_t start_spinner(struct shared *sh, int cpu)
 {
 	pid_t pid = xfork();
@@ -1567,13 +1581,7 @@ static int cmd_remote(int cpu, double seconds)
 
 	bind_cpu(0);
 	owner = start_blocked_owner(sh, cpu, &wfd);
-	spinner = xfork();
-	if (spinner == 0) {
-		bind_cpu(cpu);
-		while (!sh->stop)
-			sh->loops++;
-		_exit(0);
-	}
+	spinner = start_looper(sh, cpu);
 	sleep_s(0.3);
 	printf("spinner_pid=%d\n", spinner);
 	printf("loc_delta=%lld\n", loc_over(cpu, seconds));
@@ -1822,13 +1830,7 @@ static int cmd_hotplug_wheel(int cpu)
 		_exit(0);
 	}
 	waitpid(poker, NULL, 0);
-	owner = xfork();
-	if (owner == 0) {
-		bind_cpu(cpu);
-		while (!sh->stop)
-			sh->loops++;
-		_exit(0);
-	}
+	owner = start_looper(sh, cpu);
 	err = set_notick_pid(owner, cpu);
 	printf("admitted=%s\n", err ? errname(err) : "OK");
 	sleep_s(0.1);
