@@ -87,7 +87,7 @@ static const struct {
 	{ ENODEV, "ENODEV" }, { EINVAL, "EINVAL" }, { ERANGE, "ERANGE" },
 	{ ENOSYS, "ENOSYS" }, { ETIMEDOUT, "ETIMEDOUT" }, { ENODATA, "ENODATA" },
 	{ EFAULT, "EFAULT" }, { ENOTTY, "ENOTTY" }, { EEXIST, "EEXIST" },
-	{ EACCES, "EACCES" },
+	{ EACCES, "EACCES" }, { ENOSPC, "ENOSPC" },
 };
 
 static void print_result(int ret, int err)

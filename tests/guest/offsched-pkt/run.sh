@@ -1,0 +1,241 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The OFFSCHED pkt service in the guest: CPU 1, offline, judges the UDP
+# packets CPU 0 sends over a veth pair from the root network namespace
+# (v0, 10.9.0.1) to another one (v1, 10.9.0.2), where they are received.
+# Every count is exact: the sender's, the receiver's (which also checks
+# for duplicates), the rules', the service's and the stack's drop counters.
+. ../lib/ktap.sh
+
+ktap_plan 49
+
+. ../offsched/lib.sh
+U=/tests/offsched-pkt/udpflow
+T=/tmp/offsched-pkt
+HOLD=0x401d401d401d401d
+RELEASE=0x4e1e4e1e4e1e4e1e
+mkdir -p $T
+
+kv() { sed -n "s/^$2=//p" "$1" | tail -n 1; }
+stat1() { sed -n "s/^$1 //p" $C1/pkt_stats; }
+rule_pkts() { sed -n "s/^$1 .* packets \([0-9]*\) .*/\1/p" $C1/pkt_rules; }
+# Losses outside OFFSCHED: the backlog's drops, UDP's receive errors
+softnet_drops() {
+	local s=0 d
+	for d in $(awk '{ print $2 }' /proc/net/softnet_stat); do
+		s=$((s + 0x$d))
+	done
+	echo $s
+}
+udp_errs() {
+	nsenter -t $NS -n cat /proc/net/snmp |
+		awk '/^Udp: [0-9]/ { print $4 + $6 }'
+}
+refcnt() { cat /sys/module/offsched_mgr/refcnt; }
+# identity: with nothing in flight, every matched packet is accounted for
+identity() {
+	[ "$(stat1 in_flight)" = 0 ] &&
+	[ "$(stat1 matched)" = "$(($(stat1 passed) + $(stat1 dropped) +
+		$(stat1 dev_gone) + $(stat1 overflow_dropped) +
+		$(stat1 overflow_passed) + $(stat1 bypassed)))" ]
+}
+
+# recv_start PORT [IDLE_MS]: a receiver in the namespace, ready
+recv_start() {
+	nsenter -t $NS -n $U recv $1 ${2:-500} > $T/recv.$1 2>&1 &
+	rp=$!
+	wait_for "grep -q listening $T/recv.$1"
+}
+# recv_end PORT: wait for the receiver; sets recv and dup
+recv_end() {
+	wait $rp
+	recv=$(kv $T/recv.$1 received) dup=$(kv $T/recv.$1 dup)
+}
+# flow PORT COUNT [PPS]: send COUNT datagrams to PORT; sets sent, recv, dup
+flow() {
+	recv_start $1
+	$U send 10.9.0.2 $1 $2 ${3:-} > $T/send.$1 2>&1
+	sent=$(kv $T/send.$1 sent)
+	recv_end $1
+}
+
+ktap_check "modprobe offsched_mgr" 'modprobe offsched_mgr'
+
+# --- the two namespaces ---------------------------------------------------
+unshare -n sleep 100000 &
+NS=$!
+wait_for "[ \"\$(readlink /proc/$NS/ns/net)\" != \"\$(readlink /proc/self/ns/net)\" ]"
+ktap_check "veth pair v0 (root namespace) and v1 (namespace of $NS)" \
+	'$U veth v0 v1 $NS > $T/veth 2>&1' || cat $T/veth
+ip addr add 10.9.0.1/24 dev v0
+ip link set v0 up
+ip link set lo up
+nsenter -t $NS -n sh -c 'ip addr add 10.9.0.2/24 dev v1; ip link set v1 up; ip link set lo up'
+echo 300000 > /proc/sys/net/core/netdev_max_backlog
+d0=$(softnet_drops) e0=$(udp_errs)
+
+# --- bad input --------------------------------------------------------------
+echo pkt > $C1/service
+expect "a rule with an unknown action is refused" $C1/pkt_rules "add accept" EINVAL
+expect "a rule with an unknown protocol is refused" $C1/pkt_rules "add drop proto sctp" EINVAL
+expect "a port above 65535 is refused" $C1/pkt_rules "add drop proto udp dport 65536" ERANGE
+expect "a reversed port range is refused" $C1/pkt_rules "add drop proto udp dport 9-8" ERANGE
+expect "a prefix longer than 32 is refused" $C1/pkt_rules "add drop src 10.0.0.0/33" ERANGE
+expect "ports without TCP or UDP are refused" $C1/pkt_rules "add drop dport 80" EINVAL
+expect "a key without a value is refused" $C1/pkt_rules "add drop src" EINVAL
+expect "a ring of 100 slots (not a power of two) is refused" $C1/pkt_ring 100 EINVAL
+expect "a ring of 8192 slots is refused" $C1/pkt_ring 8192 ERANGE
+expect "an unknown overflow policy is refused" $C1/pkt_overflow queue EINVAL
+ktap_check "refused writes changed nothing (no rule, ring 1024, overflow drop)" \
+	'[ -z "$(cat $C1/pkt_rules)" ] && [ "$(cat $C1/pkt_ring)" = 1024 ] &&
+	 [ "$(cat $C1/pkt_overflow)" = drop ]'
+i=0
+while [ $i -lt 32 ]; do
+	echo "add count proto udp dport $((20000 + i))" > $C1/pkt_rules
+	i=$((i + 1))
+done
+expect "a 33rd rule is refused" $C1/pkt_rules "add drop" ENOSPC
+expect "clear" $C1/pkt_rules clear OK
+# CPU 0 cannot run a service: EPERM, not the pkt service's own EBUSY,
+# and nothing is left behind: the start on CPU 1 below works.
+echo pkt > $C0/service
+expect "pkt on CPU 0 is refused" $C0/control start EPERM
+echo none > $C0/service
+
+# --- 1. no service: the normal path ----------------------------------------
+flow 9002 10000
+ktap_check "no service: $recv of $sent datagrams received" \
+	'[ "$sent" = 10000 ] && [ "$recv" = "$sent" ] && [ "$dup" = 0 ]'
+
+# --- 2. the service judges: count+pass 9000, drop 9001, no rule 9002 -------
+echo "add count proto udp dport 9000" > $C1/pkt_rules
+echo "add pass proto udp dst 10.9.0.0/24 dport 9000-9000" > $C1/pkt_rules
+echo "add drop proto udp src 10.9.0.1 dport 9001" > $C1/pkt_rules
+echo echo > $C1/service
+echo start > $C1/control
+r_echo=$(refcnt)
+echo stop > $C1/control
+echo pkt > $C1/service
+ktap_check "start the pkt service on CPU 1 (after the failed start on CPU 0)" 'echo start > $C1/control'
+ktap_check "its rule holds one more reference on offsched_mgr than the echo service ($(refcnt) vs $r_echo)" \
+	'[ "$(refcnt)" = $((r_echo + 1)) ]'
+expect "the rules are frozen while it runs" $C1/pkt_rules clear EBUSY
+expect "so is the ring size" $C1/pkt_ring 64 EBUSY
+ktap_check "offsched_mgr cannot be removed while it runs" \
+	'[ "$($ctl rmmod offsched_mgr)" != OK ] && [ -d /sys/module/offsched_mgr ]'
+
+ovd=$(stat1 overflow_dropped)
+flow 9000 100000 100000
+a_ovd=$(($(stat1 overflow_dropped) - ovd))
+ktap_check "flow A (count, pass): $recv of $sent received, $a_ovd dropped on overflow, none twice" \
+	'[ "$sent" = 100000 ] && [ "$((recv + a_ovd))" = "$sent" ] && [ "$dup" = 0 ]'
+ktap_check "rules 0 and 1 counted $(rule_pkts 0) and $(rule_pkts 1), the $recv received" \
+	'[ "$(rule_pkts 0)" = "$recv" ] && [ "$(rule_pkts 1)" = "$recv" ]'
+ovd=$(stat1 overflow_dropped)
+flow 9001 10000 100000
+b_ovd=$(($(stat1 overflow_dropped) - ovd))
+ktap_check "flow B (drop): $recv of $sent received, rule 2 dropped $(rule_pkts 2), $b_ovd on overflow" \
+	'[ "$sent" = 10000 ] && [ "$recv" = 0 ] && [ "$(($(rule_pkts 2) + b_ovd))" = "$sent" ]'
+m0=$(stat1 matched)
+flow 9002 10000 100000
+ktap_check "flow C (no rule): $recv of $sent received, none matched" \
+	'[ "$recv" = "$sent" ] && [ "$sent" = 10000 ] && [ "$(stat1 matched)" = "$m0" ]'
+ktap_check "the service passed $(stat1 passed) (flow A), dropped $(stat1 dropped) (rule 2), nothing in flight" \
+	'[ "$(stat1 passed)" = "$(rule_pkts 1)" ] && [ "$(stat1 dropped)" = "$(rule_pkts 2)" ] &&
+	 [ "$(stat1 in_flight)" = 0 ] && [ "$(stat1 orphaned)" = 0 ]'
+ktap_check "matched $(stat1 matched) = passed + dropped + dev_gone + overflow + bypassed" identity
+
+# --- 3. overflow, on purpose: the service holds its verdicts ----------------
+echo stop > $C1/control
+echo 64 > $C1/pkt_ring
+echo start > $C1/control
+ktap_check "hold the verdicts ($HOLD)" '$ctl send 1 $HOLD | grep -q OK'
+ovd=$(stat1 overflow_dropped) p0=$(rule_pkts 1)
+recv_start 9000 2000
+$U send 10.9.0.2 9000 200 > $T/send.9000 2>&1
+ktap_check "ring of 64, 200 sent while held: 64 in flight, 136 dropped on overflow" \
+	'[ "$(stat1 in_flight)" = 64 ] && [ "$(($(stat1 overflow_dropped) - ovd))" = 136 ]'
+ktap_check "release the verdicts" '$ctl send 1 $RELEASE | grep -q OK'
+recv_end 9000
+ktap_check "the 64 judged once released: $recv received, rule 1 +$(($(rule_pkts 1) - p0))" \
+	'[ "$recv" = 64 ] && [ "$(($(rule_pkts 1) - p0))" = 64 ] && [ "$(stat1 in_flight)" = 0 ]'
+echo stop > $C1/control
+echo pass > $C1/pkt_overflow
+echo start > $C1/control
+$ctl send 1 $HOLD > /dev/null
+ovp=$(stat1 overflow_passed) p0=$(rule_pkts 1)
+recv_start 9000 2000
+$U send 10.9.0.2 9000 200 > $T/send.9000 2>&1
+ktap_check "overflow pass: 136 passed to the stack, 64 held" \
+	'[ "$(($(stat1 overflow_passed) - ovp))" = 136 ] && [ "$(stat1 in_flight)" = 64 ]'
+$ctl send 1 $RELEASE > /dev/null
+recv_end 9000
+ktap_check "all 200 received once the 64 are released ($recv, dup $dup)" \
+	'[ "$recv" = 200 ] && [ "$dup" = 0 ] && [ "$(($(rule_pkts 1) - p0))" = 64 ]'
+ktap_check "identity after overflow" identity
+
+# --- 4. a stop with packets held: the last pass judges them ----------------
+$ctl send 1 $HOLD > /dev/null
+recv_start 9000 2000
+$U send 10.9.0.2 9000 50 > $T/send.9000 2>&1
+ktap_check "stop with 50 packets held" \
+	'[ "$(stat1 in_flight)" = 50 ] && echo stop > $C1/control'
+recv_end 9000
+ktap_check "the 50 were judged and passed at the stop ($recv received)" \
+	'[ "$recv" = 50 ] && [ "$(cat $C1/state)" = stopped ] && identity'
+
+# --- 5. stop and start while traffic flows -----------------------------------
+echo 1024 > $C1/pkt_ring
+echo start > $C1/control
+ovp=$(stat1 overflow_passed) pa0=$(rule_pkts 1) pb0=$(rule_pkts 2)
+recv_start 9000 2000; rpa=$rp
+nsenter -t $NS -n $U recv 9001 2000 > $T/recv.9001 2>&1 &
+rpb=$!
+wait_for "grep -q listening $T/recv.9001"
+$U send 10.9.0.2 9000 100000 50000 > $T/send.9000 2>&1 &
+spa=$!
+$U send 10.9.0.2 9001 20000 10000 > $T/send.9001 2>&1 &
+spb=$!
+cycles=0 ok=0
+while kill -0 $spa 2>/dev/null; do
+	echo stop > $C1/control && echo start > $C1/control && ok=$((ok + 1))
+	cycles=$((cycles + 1))
+	sleep 0.3
+done
+wait $spa $spb
+rp=$rpa; recv_end 9000; a_recv=$recv a_dup=$dup
+rp=$rpb; recv_end 9001; b_recv=$recv
+a_sent=$(kv $T/send.9000 sent) b_sent=$(kv $T/send.9001 sent)
+ktap_check "$ok of $cycles stop/start cycles under traffic succeeded (at least 3)" \
+	'[ "$ok" = "$cycles" ] && [ "$ok" -ge 3 ]'
+ktap_check "flow A: all $a_sent received ($a_recv, dup $a_dup), judged $(($(rule_pkts 1) - pa0)) of them" \
+	'[ "$a_recv" = "$a_sent" ] && [ "$a_sent" = 100000 ] && [ "$a_dup" = 0 ]'
+ktap_check "flow B: $b_recv of $b_sent received, exactly those rule 2 did not drop ($(($(rule_pkts 2) - pb0)))" \
+	'[ "$b_sent" = 20000 ] && [ "$((b_recv + $(rule_pkts 2) - pb0))" = "$b_sent" ]'
+ktap_check "identity under stop/start" identity
+
+# --- 6. CPU 1 brought online by hand: packets bypass the service -------------
+echo 1 > $ONLINE1
+wait_for '[ "$(cat $ONLINE1)" = 1 ]'
+by0=$(stat1 bypassed)
+flow 9001 5000
+ktap_check "CPU 1 online: the 5000 of flow B bypass the service ($recv received, bypassed +$(($(stat1 bypassed) - by0)))" \
+	'[ "$recv" = 5000 ] && [ "$(($(stat1 bypassed) - by0))" = 5000 ]'
+echo stop > $C1/control
+ktap_check "stop after the CPU came back: state $(cat $C1/state)" \
+	'[ "$(cat $C1/state)" = stopped ] && identity'
+
+# --- 7. the normal path once the service is gone ----------------------------
+p2=$(rule_pkts 2) m0=$(stat1 matched)
+flow 9001 10000
+ktap_check "stopped: flow B's $sent all received ($recv), rule 2 still $(rule_pkts 2)" \
+	'[ "$recv" = "$sent" ] && [ "$(rule_pkts 2)" = "$p2" ] && [ "$(stat1 matched)" = "$m0" ]'
+expect "the rules can change again" $C1/pkt_rules clear OK
+ktap_check "clear reset the counters" '[ "$(stat1 matched)" = 0 ] && [ -z "$(cat $C1/pkt_rules)" ]'
+ktap_check "nothing lost outside OFFSCHED (softnet drops $d0 -> $(softnet_drops), UDP errors $e0 -> $(udp_errs))" \
+	'[ "$(softnet_drops)" = "$d0" ] && [ "$(udp_errs)" = "$e0" ]'
+echo none > $C1/service
+ktap_check "rmmod offsched_mgr" 'rmmod offsched_mgr'
+kill $NS
+ktap_check "no warning, oops or lockdep report" \
+	'! dmesg | grep -qE "WARNING|BUG|Oops|possible .*lock|suspicious RCU"'
