@@ -115,8 +115,10 @@ static const struct {
 	{ "fwq_reps", 0, 1UL << 20 },
 	{ "stop_timeout_ms", 0, 0xffffffff },
 };
-enum { SVC_NONE, SVC_FTQ, SVC_ECHO, SVC_TIMER, NR_SVC };
-static const char *const svc_names[NR_SVC] = { "none", "ftq", "echo", "timer" };
+enum { SVC_NONE, SVC_FTQ, SVC_ECHO, SVC_TIMER, SVC_PKT, NR_SVC };
+static const char *const svc_names[NR_SVC] = {
+	"none", "ftq", "echo", "timer", "pkt",
+};
 
 /* The services that end by themselves and write their result counts */
 static int svc_counts(int svc)
@@ -464,6 +466,7 @@ static const char *const num_words[] = {
 
 static const char *const name_words[] = {
 	"none", "ftq", "echo", "timer", "none\n", "ftq\n", "echo\n", "timer\n",
+	"pkt", "pkt\n", "PKT", "pkts",
 	"ftq\n\n", "FTQ", "Timer", "timerr", "time",
 	"Echo", "ftq ", " ftq", "\tftq", "ftqx", "ft", "ech", "echo\r", "",
 	"\n", "nonee", "start", "stop", "1", "-1",
@@ -747,7 +750,7 @@ static int case_cfg(void)
 	} else {
 		store_text(s, (size_t)eff, text);
 		if (f == F_SERVICE) {
-			/* ABI: "ftq", "echo", "timer" or "none", else EINVAL */
+			/* ABI: "ftq", "echo", "timer", "pkt" or "none", else EINVAL */
 			want = EINVAL;
 			for (i = 0; i < NR_SVC; i++)
 				if (streq_model(text, svc_names[i])) {
