@@ -58,6 +58,12 @@ flow() {
 	sent=$(kv $T/send.$1 sent)
 	recv_end $1
 }
+# flow_ovd PORT COUNT PPS: flow, and sets ovd to the overflow drops meanwhile
+flow_ovd() {
+	local o=$(stat1 overflow_dropped)
+	flow "$@"
+	ovd=$(($(stat1 overflow_dropped) - o))
+}
 
 ktap_check "modprobe offsched_mgr" 'modprobe offsched_mgr'
 
@@ -124,16 +130,12 @@ expect "so is the ring size" $C1/pkt_ring 64 EBUSY
 ktap_check "offsched_mgr cannot be removed while it runs" \
 	'[ "$($ctl rmmod offsched_mgr)" != OK ] && [ -d /sys/module/offsched_mgr ]'
 
-ovd=$(stat1 overflow_dropped)
-flow 9000 100000 100000
-a_ovd=$(($(stat1 overflow_dropped) - ovd))
+flow_ovd 9000 100000 100000; a_ovd=$ovd
 ktap_check "flow A (count, pass): $recv of $sent received, $a_ovd dropped on overflow, none twice" \
 	'[ "$sent" = 100000 ] && [ "$((recv + a_ovd))" = "$sent" ] && [ "$dup" = 0 ]'
 ktap_check "rules 0 and 1 counted $(rule_pkts 0) and $(rule_pkts 1), the $recv received" \
 	'[ "$(rule_pkts 0)" = "$recv" ] && [ "$(rule_pkts 1)" = "$recv" ]'
-ovd=$(stat1 overflow_dropped)
-flow 9001 10000 100000
-b_ovd=$(($(stat1 overflow_dropped) - ovd))
+flow_ovd 9001 10000 100000; b_ovd=$ovd
 ktap_check "flow B (drop): $recv of $sent received, rule 2 dropped $(rule_pkts 2), $b_ovd on overflow" \
 	'[ "$sent" = 10000 ] && [ "$recv" = 0 ] && [ "$(($(rule_pkts 2) + b_ovd))" = "$sent" ]'
 m0=$(stat1 matched)
