@@ -11,6 +11,24 @@ set -uo pipefail
 cp=$PRISTINE/scripts/checkpatch.pl
 [ -f "$cp" ] || die "no pristine tree (run make tree)"
 rc=0
+
+# covered PATCH: every file PATCH creates is under an F: pattern of a
+# MAINTAINERS entry in the tree with every series applied (the series'
+# own entries list their files and directories).
+covered() {
+	local f pats
+	pats=$(sed -n 's/^F:[[:space:]]*//p' "$TREE/MAINTAINERS")
+	for f in $(awk '/^diff --git /{f=$4} /^new file mode/{print substr(f, 3)}' "$1"); do
+		while IFS= read -r pat; do
+			case $pat in
+			*/) [ "${f#"$pat"}" != "$f" ] && continue 2 ;;
+			*) [ "$pat" = "$f" ] && continue 2 ;;
+			esac
+		done <<< "$pats"
+		return 1
+	done
+}
+
 for d in $(series_dirs); do
 	for p in $(series_patches "$d"); do
 		echo "== ${p#"$TOP"/}"
@@ -18,7 +36,11 @@ for d in $(series_dirs); do
 		# One known false positive: checkpatch reads a linker script
 		# line of include/asm-generic/vmlinux.lds.h, "*(__x_sched_class)"
 		# as in the lines around it, as C multiplication.
+		# Another: "does MAINTAINERS need updating?" for new files that
+		# an entry already covers (see covered()).
 		bad=$(while IFS= read -r l; do
+			[[ $l =~ WARNING:\ added,\ moved\ or\ deleted\ file.*MAINTAINERS\ need\ updating ]] &&
+				covered "$p" && continue
 			[[ $l =~ ^-:([0-9]+):\ CHECK:\ spaces\ preferred\ around\ that\ \'\*\' ]] &&
 				sed -n "${BASH_REMATCH[1]}p" "$p" | grep -qE '^\+\s*\*\(__[a-z]+_sched_class\)' &&
 				continue
