@@ -8,6 +8,7 @@
 #   make shell          boot the test kernel to an interactive shell
 #   make kernel         build the test kernel only
 #   make check-patches  checkpatch --strict on every patch
+#   make build-check    other configurations, and every step of the series
 #   make clean          remove build outputs but keep the extracted tree
 #   make distclean      remove build/ entirely
 #
@@ -45,11 +46,16 @@ kernel-compare: tree
 	@case ",$${SCENARIOS:-icount-jump}," in *icount-jump,*) \
 		qemu/kernel.sh -x jump compare && qemu/kernel.sh -m -x jump compare ;; esac
 
-# Whole-kernel builds of the test configuration without SCHED_NOTICK and
-# without full dynticks at all: the series must build either way.
+# Whole-kernel builds of the test configuration without SCHED_NOTICK,
+# with run-time full dynticks but not its user, and without full dynticks
+# at all: the series must build each way.  Then every step of each series
+# with run-time full dynticks on (qemu/build-steps.sh; hours the first
+# time, see build/steps/steps.log).  Not part of make test.
 build-check: tree
 	@qemu/kernel.sh -x notick-off test
+	@qemu/kernel.sh -x dynamic-only test
 	@qemu/kernel.sh -x nohz-off test
+	@qemu/build-steps.sh
 
 notickctl: deps
 	@if [ -f tools/notickctl/Makefile ]; then \
@@ -102,7 +108,8 @@ check-patches: tree
 
 clean:
 	rm -rf "$(BUILD)"/test "$(BUILD)"/compare "$(BUILD)"/obj-* "$(BUILD)"/notickctl \
-		"$(BUILD)"/initramfs-* "$(BUILD)"/linux "$(BUILD)"/linux.stamp
+		"$(BUILD)"/initramfs-* "$(BUILD)"/linux "$(BUILD)"/linux.stamp \
+		"$(BUILD)"/steps
 
 distclean:
 	rm -rf "$(BUILD)"

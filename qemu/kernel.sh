@@ -9,6 +9,10 @@
 #   -x FRAG    merge qemu/config/FRAG.config last (may repeat), into
 #              build/obj-FLAVOUR-FRAG: e.g. -x notick-off builds without
 #              the SCHED_NOTICK option
+#   -t DIR     build the source tree DIR instead of build/linux; DIR.stamp
+#              must exist, and the configuration is made again when it
+#              changes (qemu/build-steps.sh builds each step of the series
+#              this way)
 # The .config is regenerated only when a fragment or the tree changed; the
 # rest is make's incremental build through ccache.  Modules are installed
 # into build/obj-*/modroot for the initramfs.
@@ -17,8 +21,9 @@ set -euo pipefail
 build_lock
 
 suffix= extra=()
-while getopts "mx:" opt; do
+while getopts "mt:x:" opt; do
 	case $opt in
+	t) TREE=$OPTARG ;;
 	m) TREE=$PRISTINE; suffix=$suffix-mainline
 	   extra+=("$TOP/qemu/config/mainline.config") ;;
 	x) [ -f "$TOP/qemu/config/$OPTARG.config" ] || die "no fragment qemu/config/$OPTARG.config"
@@ -27,7 +32,7 @@ while getopts "mx:" opt; do
 	esac
 done
 shift $((OPTIND - 1))
-flavour=${1:?usage: kernel.sh [-m] [-x FRAG]... test|compare}
+flavour=${1:?usage: kernel.sh [-m] [-t DIR] [-x FRAG]... test|compare}
 frag=$TOP/qemu/config/$flavour.config
 [ -f "$frag" ] || die "no config fragment $frag"
 frags=("$TOP/qemu/config/base.config" "$frag" "${extra[@]}")
