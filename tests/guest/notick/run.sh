@@ -22,7 +22,7 @@ mkdir -p $T
 FUZZ=1
 case " $(cat /proc/cmdline) " in *" notick.kernel="*) FUZZ=0 ;; esac
 [ "${EXPECT_RCU:-}" = local ] && FUZZ=0
-ktap_plan $((62 + 2 * FUZZ))
+ktap_plan $((64 + 2 * FUZZ))
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
 # --- interface presence -------------------------------------------------
@@ -102,6 +102,28 @@ ktap_check "fork: parent stays 8, child is SCHED_NORMAL 0 ($r)" \
 r=$("$NTT" affinity $CPU 2>&1)
 ktap_check "affinity: widening -> EBUSY, same CPU -> OK, policy kept ($r)" \
 	'[ "$r" = "widen=EBUSY same=OK policy=8" ]'
+# A fork+exec'd child gets its cpuset's CPUs, not its parent's one CPU, and
+# runs elsewhere: with a grace of -1, one left on CPU 1 would not run
+# before its spinning parent blocks.
+echo -1 > $GRACE
+./ntfork $CPU > $T/fork 2>&1
+echo 10000 > $GRACE
+dump $T/fork
+ktap_check "fork+exec under grace -1: the child ran ($(kv $T/fork child_ran)) on CPU $(kv $T/fork child_cpu), not $CPU, SCHED_NORMAL ($(kv $T/fork child_policy)), allowed on its cpuset's $(kv $T/fork child_ncpus) of $(kv $T/fork online_cpus) CPUs; parent still 8" \
+	'[ "$(kv $T/fork child_ran)" = 1 ] && [ "$(kv $T/fork child_cpu)" != $CPU ] &&
+	 [ "$(kv $T/fork child_policy)" = 0 ] &&
+	 [ "$(kv $T/fork child_ncpus)" = "$(kv $T/fork online_cpus)" ] &&
+	 [ "$(kv $T/fork parent_policy)" = 8 ]'
+
+# --- kernel threads: user space may not give one a CPU --------------------
+kt=
+for p in /proc/[0-9]*; do
+	[ "$(cat $p/comm 2>/dev/null)" = "ksoftirqd/$CPU" ] && kt=${p#/proc/}
+done
+r=$(./ntadmit ${kt:-0} 2>&1)
+ktap_check "ksoftirqd/$CPU ($kt) -> EPERM, still SCHED_NORMAL ($(policy_of $kt)), CPU $CPU free ($r)" \
+	'[ -n "$kt" ] && [ "$r" = EPERM=1 ] && [ "$(policy_of $kt)" = 0 ] &&
+	 [ "$(cat $SYS/pid)" = 0 ]'
 
 # --- context tracking: only while the CPU is full dynticks ---------------
 # The context_tracking:user_enter event fires only on a CPU whose user mode
