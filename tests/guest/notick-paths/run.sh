@@ -17,7 +17,7 @@ GRACE=/proc/sys/kernel/sched_notick_grace_us
 T=/tmp/notick-paths
 mkdir -p $T
 
-ktap_plan 32
+ktap_plan 37
 ktap_note "kernel $(uname -r); cmdline: $(cat /proc/cmdline)"
 
 housekeeping_on_cpu0
@@ -205,27 +205,34 @@ ktap_check "after deadline tasks ran on CPU $CPU ($(kv $T/dlrt dl_samples_on_cpu
 	'[ "$(kv $T/dlrt dl_samples_on_cpu)" -gt 0 ] && [ "$(kv $T/dlrt fifo10_ran_on)" = 0 ]'
 
 # --- cpusets: every affinity path demotes or keeps the thread -------------
-# Documented rule: a cpuset change that leaves the thread's CPU as its only
-# allowed CPU changes nothing; any other one demotes it to SCHED_NORMAL and
-# frees the CPU (sched_setaffinity() itself gets EBUSY).
+# Documented rule: a cpuset change that still allows the thread's CPU keeps
+# it admitted there (its mask stays that CPU); one that takes the CPU away
+# demotes it to SCHED_NORMAL and frees the CPU (sched_setaffinity() itself
+# gets EBUSY).
 # demoted TID: the thread lives, is SCHED_NORMAL, and CPU 1 is free
 demoted() { [ -d /proc/$1 ] && [ "$(policy_of $1)" = 0 ] && [ "$(cat $SYS/pid)" = 0 ]; }
 admitted() { [ "$(policy_of $1)" = 8 ] && [ "$(cat $SYS/pid)" = "$1" ]; }
+allowed_of() { awk '/^Cpus_allowed_list/ { print $2 }' /proc/$1/status 2>/dev/null; }
 # cpuset_moves VERSION ROOT PROCS: with cpusets ROOT/one (CPU 1 alone) and
-# ROOT/both (CPUs 0-1), a thread moved into one is kept, then demoted when
-# one's cpuset.cpus widens; a thread moved into both is demoted.
+# ROOT/both (CPUs 0-1), a thread moved into one is kept, and kept on CPU 1
+# when one's cpuset.cpus widens, then demoted when they leave CPU 1 out;
+# a thread moved into both is kept on CPU 1.
 cpuset_moves() {
 	hold $CPU
 	echo $hold_pid > $2/one/$3
 	kept=0; admitted $hold_pid && kept=1
 	echo 0-$CPU > $2/one/cpuset.cpus
-	ktap_check "cgroup $1: into a cpuset of CPU $CPU alone: kept ($kept); its cpuset.cpus widened: demoted (policy $(policy_of $hold_pid))" \
-		'[ $kept = 1 ] && demoted $hold_pid'
+	ktap_check "cgroup $1: into a cpuset of CPU $CPU alone: kept ($kept); its cpuset.cpus widened: kept on CPU $CPU (policy $(policy_of $hold_pid), allowed $(allowed_of $hold_pid))" \
+		'[ $kept = 1 ] && admitted $hold_pid && [ "$(allowed_of $hold_pid)" = $CPU ]'
+	echo 0 > $2/one/cpuset.cpus
+	ktap_check "cgroup $1: its cpuset.cpus without CPU $CPU: demoted (policy $(policy_of $hold_pid), allowed $(allowed_of $hold_pid))" \
+		'demoted $hold_pid && [ "$(allowed_of $hold_pid)" = 0 ]'
 	unhold
+	echo $CPU > $2/one/cpuset.cpus
 	hold $CPU
 	echo $hold_pid > $2/both/$3
-	ktap_check "cgroup $1: moved into a cpuset of CPUs 0-$CPU: demoted (policy $(policy_of $hold_pid)), CPU $CPU free" \
-		'demoted $hold_pid'
+	ktap_check "cgroup $1: moved into a cpuset of CPUs 0-$CPU: kept on CPU $CPU (policy $(policy_of $hold_pid), allowed $(allowed_of $hold_pid))" \
+		'admitted $hold_pid && [ "$(allowed_of $hold_pid)" = $CPU ]'
 	unhold
 }
 CS=/dev/cpuset
@@ -243,6 +250,7 @@ if mount -t cgroup -o cpuset cpuset $CS 2>/dev/null; then
 	umount $CS
 else
 	ktap_fail "cgroup v1: cpuset hierarchy (mount failed: CONFIG_CPUSETS off?)"
+	ktap_fail "cgroup v1: cpuset.cpus without CPU $CPU"
 	ktap_fail "cgroup v1: moved into a cpuset of CPUs 0-$CPU"
 fi
 CG=/sys/fs/cgroup
@@ -268,8 +276,8 @@ if mount -t cgroup2 none $CG 2>/dev/null && wait_for "echo +cpuset > $CG/cgroup.
 	ktap_check "CPU $CPU admits a thread again after the cpuset tests ($r)" '[ "$r" = "OK policy=8" ]'
 	umount $CG
 else
-	for t in "into a cpuset of CPU $CPU alone" "moved into a cpuset of CPUs 0-$CPU" \
-		 "partition" "CPU admits again"; do
+	for t in "into a cpuset of CPU $CPU alone" "cpuset.cpus without CPU $CPU" \
+		 "moved into a cpuset of CPUs 0-$CPU" "partition" "CPU admits again"; do
 		ktap_fail "cgroup v2: $t (cpuset controller unavailable)"
 	done
 fi
@@ -355,6 +363,71 @@ for g in 10000 -1; do
 		'[ $spun = 1 ] && [ "$(grep -c . $T/kw)" = 3 ] && [ "$(sort -n $T/kw | tail -n 1)" -le $kbound ]'
 done
 echo 10000 > $GRACE
+
+# --- the CFS bandwidth timer of a group that ran on CPU 1 -------------------
+# A cpu.max group's period timer is started where the group first needs
+# runtime, pinned there, and restarts there every period while the group
+# runs anywhere: the tick stop under the thread must hand it over.
+CG=/sys/fs/cgroup
+mkdir -p $CG
+if mount -t cgroup2 none $CG 2>/dev/null && wait_for "echo +cpu > $CG/cgroup.subtree_control 2>/dev/null"; then
+	mkdir $CG/bw
+	echo "50000 100000" > $CG/bw/cpu.max
+	taskset -c $CPU sh -c 'while :; do :; done' &
+	bw=$!
+	echo $bw > $CG/bw/cgroup.procs
+	sleep 0.3
+	taskset -p 1 $bw > /dev/null
+	sleep 0.3
+	"$NTT" hrtimers $CPU > $T/bw.before 2>&1
+	hold spinhold $CPU
+	sleep 0.3
+	traced "timer/hrtimer_expire_entry" sleep 2
+	grep 'hrtimer_expire_entry:' $TR/trace > $T/bw.trace
+	on=$(grep -c "\[00$CPU\].*function=sched_cfs_period_timer" $T/bw.trace)
+	any=$(grep -c "\[00$CPU\]" $T/bw.trace)
+	off=$(grep "function=sched_cfs_period_timer" $T/bw.trace | grep -vc "\[00$CPU\]")
+	spun=0; held $CPU && kill -0 $hold_pid 2>/dev/null && spun=1
+	unhold
+	kill -9 $bw; wait $bw 2>/dev/null
+	dump $T/bw.before
+	ktap_check "a cpu.max group busy on CPU 0 whose period timer ran on CPU $CPU ($(grep -c sched_cfs_period_timer $T/bw.before) there): over 2 s of the thread, no hrtimer expiry on CPU $CPU ($any, $on of the period timer), $off elsewhere" \
+		'[ $spun = 1 ] && grep -q sched_cfs_period_timer $T/bw.before &&
+		 [ "$any" = 0 ] && [ "$off" -gt 0 ]'
+	wait_for "rmdir $CG/bw 2>/dev/null; [ ! -d $CG/bw ]"
+	umount $CG
+else
+	ktap_fail "cgroup v2 cpu controller (CFS bandwidth) unavailable"
+fi
+
+# --- suspend and hibernation with an admitted thread -----------------------
+# Refused (EBUSY), as any offline of an owned CPU: the kernel log names the
+# CPU and the thread, which stays admitted and running.
+echo 0 > /sys/module/suspend/parameters/pm_test_delay 2>/dev/null
+hold spinhold $CPU
+dmesg -c > /dev/null
+got=
+for st in mem disk; do
+	echo processors > /sys/power/pm_test 2>/dev/null
+	r=$( (echo $st > /sys/power/state) 2>&1)
+	echo none > /sys/power/pm_test 2>/dev/null
+	case "$r" in *[Bb]usy*) got="$got $st:EBUSY" ;; "") got="$got $st:OK" ;; *) got="$got $st:$r" ;; esac
+done
+dmesg > $T/dmesg.pm
+named=$(grep -c "sched_notick: CPU $CPU stays online: SCHED_NOTICK thread ntt\[$hold_pid\] owns it" $T/dmesg.pm)
+still=0; admitted $hold_pid && [ "$(cat $ONLINE)" = 1 ] && still=1
+unhold
+ktap_check "suspend and hibernation (pm_test processors) refused while CPU $CPU is owned ($got), the log names the thread ($named times), still admitted ($still)" \
+	'[ "$got" = " mem:EBUSY disk:EBUSY" ] && [ "$named" -ge 2 ] && [ $still = 1 ]'
+got=
+for st in mem disk; do
+	echo processors > /sys/power/pm_test 2>/dev/null
+	r=$( (echo $st > /sys/power/state) 2>&1)
+	echo none > /sys/power/pm_test 2>/dev/null
+	got="$got $st:${r:-OK}"
+done
+ktap_check "once released, both go through ($got), CPU $CPU online" \
+	'[ "$got" = " mem:OK disk:OK" ] && [ "$(cat $ONLINE)" = 1 ]'
 
 # --- exiting threads are never admitted (last: a leak owns CPU 1 for good)
 "$NTT" zombie $CPU > $T/zombie 2>&1
