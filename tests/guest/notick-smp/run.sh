@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # SCHED_NOTICK on several CPUs at once (a 4-CPU guest): two and three
-# tickless CPUs side by side, admission races between CPUs, and a cpuset
-# that moves an admitted thread onto another owned CPU.
+# tickless CPUs side by side, admission races between CPUs, a cpuset
+# that moves an admitted thread onto another owned CPU, and where wakeups
+# steered off an owned CPU go.
 . ../lib/ktap.sh
 . ../lib/nt.sh
 
@@ -10,7 +11,7 @@ NTT=/tests/notick/ntt
 T=/tmp/notick-smp
 mkdir -p $T
 
-ktap_plan 14
+ktap_plan 15
 ktap_note "kernel $(uname -r); $(grep -c ^processor /proc/cpuinfo) CPUs; cmdline: $(cat /proc/cmdline)"
 
 housekeeping_on_cpu0
@@ -98,6 +99,18 @@ else
 		ktap_fail "cpuset: $t (cpuset controller unavailable)"
 	done
 fi
+
+# --- wakeups steered off an owned CPU land on idle CPUs, not on CPU 0 ------
+# Two sleepers last ran on CPU 1, which is then owned by a sleeping thread:
+# the fair class picks idle CPU 1 for their wakeups, and steering must
+# choose an idle CPU nearby (2 or 3) rather than the first one allowed
+# (CPU 0, busy with a spinner and the waker).
+./ntsteer 1 2 > $T/steer 2>&1
+dump $T/steer
+c1=$(kv $T/steer cpus | cut -d, -f1) c2=$(kv $T/steer cpus | cut -d, -f2)
+ktap_check "two wakeups steered off owned CPU 1 landed on idle CPUs $c1 and $c2, none on busy CPU 0 ($(kv $T/steer on_cpu0)) nor on CPU 1 ($(kv $T/steer on_owned))" \
+	'[ "$(kv $T/steer owner_policy)" = 8 ] && [ "$(kv $T/steer elsewhere)" = 2 ] &&
+	 [ "$c1" != "$c2" ]'
 
 dmesg > $T/dmesg
 ktap_check "no RCU stall reported in the kernel log" '! grep -qi "rcu.*stall" $T/dmesg'
