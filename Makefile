@@ -80,8 +80,12 @@ TEST_NEEDS := $(if $(filter-out host,$(SUITES)),initramfs,$(if $(SUITES),deps,in
 
 # make test KASAN=1: the offsched and notick suites (or SUITES) on the test
 # kernel built again with KASAN and UBSAN (qemu/config/kasan.config).
+# make test KCSAN=1: the SCHED_NOTICK suites (or SUITES) on the test kernel
+# built again with KCSAN (qemu/config/kcsan.config).
+SAN_SUITES := $(if $(KASAN),-x kasan $(or $(SUITES),offsched notick),$(if \
+	$(KCSAN),-x kcsan $(or $(SUITES),notick notick-paths notick-free),$(SUITES)))
 _test: $(TEST_NEEDS)
-	@tests/harness.sh -f test $(if $(KASAN),-x kasan $(or $(SUITES),offsched notick),$(SUITES))
+	@tests/harness.sh -f test $(SAN_SUITES)
 
 # make soak: the load suites (stress-ng beside a SCHED_NOTICK thread, then
 # beside an OFFSCHED service), SOAK seconds of load each instead of the 60
