@@ -53,7 +53,7 @@ build-check: tree
 
 notickctl: deps
 	@if [ -f tools/notickctl/Makefile ]; then \
-		$(MAKE) -s -C tools/notickctl BUILD="$(BUILD)/notickctl"; fi
+		$(MAKE) -s -C tools/notickctl BUILD="$(BUILD)/notickctl" WERROR=1 all static; fi
 
 initramfs: kernel notickctl
 	@qemu/initramfs.sh test

@@ -7,7 +7,7 @@ set -euo pipefail
 
 PKGS="linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
       cpio xz-utils rsync kmod ccache perl python3 qemu-system-x86
-      busybox-static util-linux gnuplot-nox gdb stress-ng"
+      busybox-static util-linux gnuplot-nox gdb stress-ng bash-completion"
 [ "${1:-}" = "--list" ] && { echo $PKGS; exit 0; }
 
 missing=

@@ -708,5 +708,17 @@ check "--unisolate without the lockup detector: default 0d -> 02 again, IRQs as 
 	'[ $rc = 0 ] && [ ! -s "$ERR" ] && [ "$(cat "$I/proc/irq/default_smp_affinity")" = 02 ] && same "$I"'
 unset NOTICKCTL_ROOT
 
+# Every key of every JSON output is documented in notickctl(8).
+MAN=$(dirname "$0")/../notickctl.8
+LD_PRELOAD=$SHIM "$NT" --json --show $$ > "$TMP/show.json" 2> /dev/null
+NOTICKCTL_ROOT=$R "$NT" status --json > "$TMP/status.json" 2> /dev/null
+cat "$TMP/rep.json" "$TMP/rep3.json" "$TMP/show.json" "$TMP/status.json" |
+	grep -o '"[a-z_]*":' | tr -d '":' | sort -u > "$TMP/keys"
+undoc=$(while read -r k; do
+	grep -Eq "^\.[BIR]+ .*\b$k\b" "$MAN" || printf '%s ' "$k"
+done < "$TMP/keys")
+check "every JSON key of --report, status and --show ($(wc -l < "$TMP/keys") keys) is in notickctl(8)${undoc:+; missing: $undoc}" \
+	'[ -z "$undoc" ] && [ $(wc -l < "$TMP/keys") -ge 40 ]'
+
 echo "1..$n"
 [ $failed = 0 ]
