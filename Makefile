@@ -8,6 +8,9 @@
 #   make shell          boot the test kernel to an interactive shell
 #   make kernel         build the test kernel only
 #   make check-patches  checkpatch --strict on every patch
+#   make deb            the notickctl Debian packages (build/deb/), lintian clean
+#   make kernel-deb     Debian kernel packages of the series on Debian's own
+#                       configuration (build/kernel-deb/; about an hour)
 #   make clean          remove build outputs but keep the extracted tree
 #   make distclean      remove build/ entirely
 #
@@ -20,9 +23,9 @@ FLAVOUR ?= test
 export BUILD
 export DURATION QUANTUM REPEATS CPUS CPU SCENARIOS GAP
 
-.PHONY: all deps tree kernel kernel-compare notickctl initramfs \
+.PHONY: _deb all deps tree kernel kernel-compare notickctl initramfs \
 	initramfs-compare test _test soak _soak shell compare-test _compare-test \
-	check-patches build-check clean distclean
+	check-patches build-check deb kernel-deb clean distclean
 
 all: initramfs
 
@@ -99,6 +102,15 @@ _compare-test: initramfs-compare
 
 check-patches: tree
 	@qemu/check-patches.sh
+
+deb: deps
+	+@$(LOCKED) _deb
+
+_deb:
+	@deploy/notickctl-deb.sh
+
+kernel-deb: tree
+	@deploy/kernel-deb.sh
 
 clean:
 	rm -rf "$(BUILD)"/test "$(BUILD)"/compare "$(BUILD)"/obj-* "$(BUILD)"/notickctl \
