@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # notick: OFFSCHED and SCHED_NOTICK for linux-source-6.1, booted in QEMU.
+# README.md is the front page; docs/ the rest.
 #
 #   make compare-test   the benchmark: offsched vs SCHED_NOTICK vs mainline
 #   make test           every test: in-guest suites and host unit tests
@@ -8,6 +9,7 @@
 #   make shell          boot the test kernel to an interactive shell
 #   make kernel         build the test kernel only
 #   make check-patches  checkpatch --strict on every patch
+#   make docs           docs/sched-notick.rst and docs/offsched.rst from the patched tree
 #   make deb            the notickctl Debian packages (build/deb/), lintian clean
 #   make kernel-deb     Debian kernel packages of the series on Debian's own
 #                       configuration (build/kernel-deb/; about an hour)
@@ -25,7 +27,7 @@ export DURATION QUANTUM REPEATS CPUS CPU SCENARIOS GAP
 
 .PHONY: _deb all deps tree kernel kernel-compare notickctl initramfs \
 	initramfs-compare test _test soak _soak shell compare-test _compare-test \
-	check-patches build-check deb kernel-deb clean distclean
+	check-patches build-check docs deb kernel-deb clean distclean
 
 all: initramfs
 
@@ -111,6 +113,9 @@ _deb:
 
 kernel-deb: tree
 	@deploy/kernel-deb.sh
+
+docs: tree
+	@deploy/render-docs.sh
 
 clean:
 	rm -rf "$(BUILD)"/test "$(BUILD)"/compare "$(BUILD)"/obj-* "$(BUILD)"/notickctl \
