@@ -129,7 +129,7 @@ EOT
 	exit 0
 fi
 
-ktap_plan 79
+ktap_plan 80
 ktap_note "kernel $(uname -r), SCHED_NOTICK class: $([ $HAVE = 1 ] && echo yes || echo no)"
 T "the test kernel has the SCHED_NOTICK class" '[ $HAVE = 1 ]'
 
@@ -513,6 +513,17 @@ cmp -s $T/isob $T/iso1 || { ktap_note "differences to the boot state, restored:"
 restore $T/isob
 snap $T/iso1
 T "guest state restored for later checks (files byte-identical to boot)" 'cmp -s $T/isob $T/iso1'
+
+# deploy/examples/90-notick.conf, as systemd-sysctl would apply it.
+g0=$(cat /proc/sys/kernel/sched_notick_grace_us)
+want=$(sed -n 's/^kernel.sched_notick_grace_us *= *//p' 90-notick.conf)
+echo 1234 > /proc/sys/kernel/sched_notick_grace_us
+sysctl -p 90-notick.conf > $T/out 2> $T/err
+rc=$?
+g1=$(cat /proc/sys/kernel/sched_notick_grace_us)
+echo $g0 > /proc/sys/kernel/sched_notick_grace_us
+T "deploy/examples/90-notick.conf applied with sysctl -p sets the grace to $want ($g1)" \
+	'[ $rc = 0 ] && [ -n "$want" ] && [ "$g1" = "$want" ] && [ ! -s $T/err ]'
 
 T "no SCHED_NOTICK thread left behind on CPU 1" '[ "$(owner)" = 0 ]'
 
