@@ -74,6 +74,7 @@ int nt_trace_start(struct nt_trace *t, int cpu, struct nt_noise *n)
 	int e;
 
 	memset(n, 0, sizeof(*n));
+	n->asked = 1;
 	t->dir[0] = '\0';
 	t->cpu = cpu;
 	nt_path(base, sizeof(base), "/sys/kernel/tracing");
@@ -136,6 +137,7 @@ void nt_trace_finish(struct nt_trace *t, pid_t pid, struct nt_noise *n)
 
 	if (!t->dir[0])
 		return;
+	n->asked = 1;
 	(void)put(t, "tracing_on", "0");
 	snprintf(name, sizeof(name), "per_cpu/cpu%d/stats", t->cpu);
 	stats = get(t, name);
@@ -154,6 +156,7 @@ void nt_trace_finish(struct nt_trace *t, pid_t pid, struct nt_noise *n)
 		why(n, "the trace shows no switch to PID %s", num);
 	}
 	free(text);
+	n->asked = 1;	/* nt_noise_parse() starts afresh */
 	if (rmdir(t->dir) && errno != ENOENT)
 		fprintf(stderr, "notickctl: cannot remove %s: %s\n", t->dir,
 			strerror(errno));

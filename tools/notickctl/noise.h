@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 struct nt_noise {
+	int asked;		/* --noise was given */
 	int measured;		/* 0: not traced, why[] says why */
 	char why[160];
 	unsigned long long total_us;	/* the interruptions, summed */

@@ -45,6 +45,8 @@ static void __attribute__((noreturn)) usage(void)
 	      "                        the CPU back into the watchdog and default masks\n", out);
 	fputs("     --report         run the program as a child and report what\n"
 	      "                        disturbed it on its CPU when it exits\n", out);
+	fputs("     --noise          with --report: also trace each interruption (the\n"
+	      "                        noise, its worst one); root, tracefs\n", out);
 	fputs(" -J, --json           report, status or --show as JSON\n", out);
 	fputs(" -O, --output <file>  write the report to <file> (default: stderr)\n", out);
 	fputs(" -n, --noheadings     status: no grace period and column headings\n", out);

@@ -76,6 +76,7 @@ struct nt_opts {
 	int isolate;		/* --isolate: housekeeping before admission */
 	int force;		/* --unisolate --force: without a record */
 	int report;
+	int noise;		/* --report --noise: trace the noise */
 	int json;
 	int noheadings;		/* status --noheadings */
 	const char *output;	/* --output file, NULL for stderr */

@@ -28,7 +28,7 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /* Long-only options have codes above any character. */
-enum { OPT_RESET = 256, OPT_REPORT, OPT_SHOW, OPT_FORCE };
+enum { OPT_RESET = 256, OPT_REPORT, OPT_SHOW, OPT_FORCE, OPT_NOISE };
 
 static const struct option longopts[] = {
 	{ "cpu",	required_argument, NULL, 'c' },
@@ -40,6 +40,7 @@ static const struct option longopts[] = {
 	{ "unisolate",	no_argument,       NULL, 'u' },
 	{ "force",	no_argument,       NULL, OPT_FORCE },
 	{ "report",	no_argument,       NULL, OPT_REPORT },
+	{ "noise",	no_argument,       NULL, OPT_NOISE },
 	{ "json",	no_argument,       NULL, 'J' },
 	{ "output",	required_argument, NULL, 'O' },
 	{ "noheadings",	no_argument,       NULL, 'n' },
@@ -127,6 +128,9 @@ static int parse_pass(int argc, char **argv, struct nt_opts *o,
 		case OPT_REPORT:
 			o->report = 1;
 			break;
+		case OPT_NOISE:
+			o->noise = 1;
+			break;
 		case 'J':
 			o->json = 1;
 			break;
@@ -203,7 +207,8 @@ int nt_parse_options(int argc, char **argv, struct nt_opts *o,
 		if (o->cpu >= 0 || sub.cpu >= 0 || seen_pid || sub_seen ||
 		    o->all_tasks || sub.all_tasks || o->report || sub.report ||
 		    o->output || sub.output || o->isolate || sub.isolate ||
-		    unisolate || sub_unisolate || o->force || sub.force)
+		    unisolate || sub_unisolate || o->force || sub.force ||
+		    o->noise || sub.noise)
 			return fail(err, errlen,
 				    "status accepts only --json and --noheadings");
 		o->mode = NT_MODE_STATUS;
@@ -217,6 +222,8 @@ int nt_parse_options(int argc, char **argv, struct nt_opts *o,
 
 	if (o->noheadings)
 		return fail(err, errlen, "--noheadings applies only to status");
+	if (o->noise && (!o->report || seen_pid || unisolate))
+		return fail(err, errlen, "--noise applies only to --report");
 	if (o->force && !unisolate)
 		return fail(err, errlen, "--force applies only to --unisolate");
 

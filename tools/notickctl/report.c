@@ -44,6 +44,8 @@ double nt_report_cpu_percent(const struct nt_report *r)
 
 static void print_noise_text(FILE *f, const struct nt_noise *n)
 {
+	if (!n->asked)
+		return;
 	if (!n->measured) {
 		fprintf(f, "  %-28s not measured: %s\n", "noise", n->why);
 		return;

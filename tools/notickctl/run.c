@@ -541,7 +541,12 @@ int nt_cmd_report(const struct nt_opts *o)
 		if (sigismember(&sig.set, fwd_sigs[i]) == 1)
 			sigaction(fwd_sigs[i], &fwd, &old_act[i]);
 
-	nt_trace_start(&trace, s.cpu, &noise);	/* or noise.why says why not */
+	memset(&noise, 0, sizeof(noise));
+	trace.dir[0] = '\0';
+	if (o->noise)	/* else, or when it fails, noise.why says why not */
+		nt_trace_start(&trace, s.cpu, &noise);
+	else
+		snprintf(noise.why, sizeof(noise.why), "not asked for (--noise)");
 	take_snapshot(&before, s.cpu, child);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (write(go[1], "g", 1) != 1)

@@ -339,7 +339,7 @@ check "shim --report: the child (not notickctl) was switched, once" \
 	'[ -n "$rpid" ] && [ "$(cat "$LOG")" = "setattr $rpid 8" ]'
 check "shim --report --json: schema version, cpu, exit status, LOC and every source" \
 	'[ "$(sed -n 2p "$TMP/rep.json")" = "  \"schema_version\": 2," ] && grep -q "^  \"cpu\": 1,$" "$TMP/rep.json" && grep -q "^  \"exit_status\": 3,$" "$TMP/rep.json" && grep -q "^  \"local_timer_interrupts\": [0-9]*,$" "$TMP/rep.json" && grep -q "{\"name\": \"LOC\", \"description\": \"Local timer interrupts\", \"count\": [0-9]*}" "$TMP/rep.json" && grep -q "{\"name\": \"TIMER\", \"count\": [0-9]*}" "$TMP/rep.json"'
-ROOT=$R0; shim - --report --json -O "$TMP/rep3.json" --cpu 1 -- \
+ROOT=$R0; shim - --report --noise --json -O "$TMP/rep3.json" --cpu 1 -- \
 	sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done' "$(printf 'x\377y')"; ROOT=
 check "shim --report --json: argv with a non-UTF-8 byte escaped as \\ufffd" \
 	'[ $rc = 0 ] && grep -q "^  \"argv\": \[\"sh\", \"-c\", \"i=0; .*\", \"x\\\\ufffdy\"\],$" "$TMP/rep3.json"'
@@ -348,8 +348,10 @@ want=$(awk -F'[:,]' '/"elapsed_ns"/ { e = $2 } /"user_us"/ { u = $2 } /"system_u
 	END { printf "%.1f", (u + s) * 100000 / e }' "$TMP/rep3.json")
 check "shim --report --json: cpu_percent ($cpu) is (user_us + system_us) / elapsed ($want)" \
 	'[ -n "$cpu" ] && [ "$cpu" = "$want" ]'
-check "shim --report --json without tracefs: noise null, and why" \
+check "shim --report --noise --json without tracefs: noise null, and why" \
 	'grep -q "^  \"noise\": null,$" "$TMP/rep3.json" && grep -q "^  \"noise_unavailable\": \"no tracefs (mount -t tracefs nodev /sys/kernel/tracing)\",$" "$TMP/rep3.json"'
+check "shim --report --json without --noise: noise null, not asked for" \
+	'grep -q "^  \"noise\": null,$" "$TMP/rep.json" && grep -q "^  \"noise_unavailable\": \"not asked for (--noise)\",$" "$TMP/rep.json"'
 shim - --report --json -O "$TMP/rep2.json" --cpu 1 -- \
 	sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.01; done'
 vcs=$(sed -n 's/^  "voluntary_ctxt_switches": \([0-9]*\),$/\1/p' "$TMP/rep2.json")

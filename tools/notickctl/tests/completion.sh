@@ -30,7 +30,7 @@ check() {
 		failed=$((failed + 1)); echo "not ok $n - $1"; echo "# got '$2', want '$3'"; fi
 }
 check "--c completes to --cpu" "$(comp notickctl --c)" "--cpu"
-check "--no completes to --noheadings" "$(comp notickctl --no)" "--noheadings"
+check "--noh completes to --noheadings" "$(comp notickctl --noh)" "--noheadings"
 want=$(tr ',' '\n' < /sys/devices/system/cpu/online |
 	awk -F- '{ for (c = $1; c <= ($2 == "" ? $1 : $2); c++) if (c) print c }' | sort | paste -sd' ')
 check "--cpu completes to the online CPUs but 0 ($want)" "$(comp notickctl --cpu '')" "$want"

@@ -198,6 +198,14 @@ static void test_options(void)
 	ok(rc == NT_EXIT_OWN && strstr(err, "only one of --pid, --reset and --show"),
 	   "options: --show with --pid is refused (%s)", err);
 
+	rc = parse(&o, err, "--report", "--noise", "--cpu", "1", "app", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_RUN && o.report && o.noise,
+	   "options: --report --noise");
+
+	rc = parse(&o, err, "--noise", "--cpu", "1", "app", NULL);
+	ok(rc == NT_EXIT_OWN && strstr(err, "--noise applies only to --report"),
+	   "options: --noise without --report is refused (%s)", err);
+
 	rc = parse(&o, err, "--unisolate", "--force", "--cpu", "1", NULL);
 	ok(rc == 0 && o.mode == NT_MODE_UNISOLATE && o.force,
 	   "options: --unisolate --force --cpu 1");
@@ -599,6 +607,7 @@ static void make_report(struct nt_report *r)
 	r->tick_restarts = 3;
 	r->yields = 1;
 	r->argv = report_argv;
+	r->noise.asked = 1;
 	r->noise.measured = 1;
 	r->noise.total_us = 57;
 	r->noise.worst_us = 40;
@@ -733,7 +742,12 @@ static void test_report_format(void)
 	t = capture_report(&r, 0);
 	ok(t && strstr(t, "  noise                        not measured: no tracefs\n") &&
 	   !strstr(t, "CPU time / elapsed"),
-	   "text report: noise not measured, and why");
+	   "text report: noise asked for, not measured, and why");
+	free(t);
+	r.noise.asked = 0;
+	t = capture_report(&r, 0);
+	ok(t && !strstr(t, "noise"),
+	   "text report: no noise line when --noise was not given");
 	free(t);
 	nt_counters_free(&r.irqs);
 	nt_counters_free(&r.softirqs);
