@@ -24,13 +24,17 @@ ktap_plan 5
 ktap_note "kernel $(uname -r)"
 
 # A SCHED_NOTICK spinner on CPU 1, and a CFS task made runnable there
-# while it spins: the grace period lets that task run, so the spinner
-# is switched out while still runnable (thread noise) and yields.
-( sleep 0.2 2> /dev/null || sleep 1; taskset -c 1 $P spin 200 ) &
-other=$!
-$NT --report --noise --json -O $T/rep.json --cpu 1 -- $P spin 1500 > $T/out 2> $T/err
+# once it owns the CPU: the grace period lets that task run, so the
+# spinner is switched out while still runnable (thread noise) and yields.
+owner() { cat /sys/devices/system/cpu/cpu1/notick/pid 2> /dev/null || echo 0; }
+$NT --report --noise --json -O $T/rep.json --cpu 1 -- $P spin 1500 > $T/out 2> $T/err &
+nt=$!
+i=0
+while [ "$(owner)" = 0 ] && [ $i -lt 100 ]; do sleep 0.1 2> /dev/null || sleep 1; i=$((i + 1)); done
+ktap_note "CPU 1's owner: $(owner); a CFS task spins there for 200 ms"
+taskset -c 1 $P spin 200 > /dev/null
+wait $nt
 rc=$?
-wait $other
 total=$(key total_us) worst=$(key worst_us) count=$(key count)
 irq=$(key irq_us) soft=$(key softirq_us) thread=$(key thread_us) yields=$(key yields)
 ktap_note "noise: total $total us, worst $worst, count $count (irq $irq, softirq $soft, thread $thread); yields $yields"

@@ -311,6 +311,8 @@ T "--reset after --pid: SCHED_NORMAL again" \
 	'[ $rc = 0 ] && [ "$(pol $victim)" = 0 ] && [ "$(owner)" = 0 ]'
 taskset -c 1 sleep 600 &
 s1=$!
+# taskset pins itself, then executes sleep: wait for the pin (setup)
+wait_for '[ "$(aff $s1)" = 1 ]'
 nt --pid $s1
 T "--pid without --cpu: uses the thread's single CPU" \
 	'[ $rc = 0 ] && [ "$(pol $s1)" = 8 ] && [ "$(owner)" = $s1 ]'
