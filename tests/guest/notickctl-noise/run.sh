@@ -29,9 +29,11 @@ ktap_note "kernel $(uname -r)"
 owner() { cat /sys/devices/system/cpu/cpu1/notick/pid 2> /dev/null || echo 0; }
 $NT --report --noise --json -O $T/rep.json --cpu 1 -- $P spin 1500 > $T/out 2> $T/err &
 nt=$!
+# admitted while it waits for notickctl's go, then it executes the probe
+running() { [ "$(cat /proc/$(owner)/comm 2> /dev/null)" = ntprobe ]; }
 i=0
-while [ "$(owner)" = 0 ] && [ $i -lt 100 ]; do sleep 0.1 2> /dev/null || sleep 1; i=$((i + 1)); done
-ktap_note "CPU 1's owner: $(owner); a CFS task spins there for 200 ms"
+while ! running && [ $i -lt 100 ]; do sleep 0.1 2> /dev/null || sleep 1; i=$((i + 1)); done
+ktap_note "CPU 1's owner: $(owner) ($(cat /proc/$(owner)/comm 2> /dev/null)); a CFS task spins there for 200 ms"
 taskset -c 1 $P spin 200 > /dev/null
 wait $nt
 rc=$?
