@@ -23,19 +23,13 @@ key() { sed -n "s/.*\"$1\": \\([0-9][0-9]*\\).*/\\1/p" $T/rep.json | head -n 1; 
 ktap_plan 5
 ktap_note "kernel $(uname -r)"
 
-# A SCHED_NOTICK spinner on CPU 1, and a CFS task made runnable there
-# once it owns the CPU: the grace period lets that task run, so the
-# spinner is switched out while still runnable (thread noise) and yields.
-owner() { cat /sys/devices/system/cpu/cpu1/notick/pid 2> /dev/null || echo 0; }
-$NT --report --noise --json -O $T/rep.json --cpu 1 -- $P spin 1500 > $T/out 2> $T/err &
-nt=$!
-# admitted while it waits for notickctl's go, then it executes the probe
-running() { [ "$(cat /proc/$(owner)/comm 2> /dev/null)" = ntprobe ]; }
-i=0
-while ! running && [ $i -lt 100 ]; do sleep 0.1 2> /dev/null || sleep 1; i=$((i + 1)); done
-ktap_note "CPU 1's owner: $(owner) ($(cat /proc/$(owner)/comm 2> /dev/null)); a CFS task spins there for 200 ms"
-taskset -c 1 $P spin 200 > /dev/null
-wait $nt
+# A SCHED_NOTICK spinner on CPU 1 with a CFS task runnable there: the
+# program forks a child (SCHED_NORMAL, still allowed on CPU 1 only) that
+# spins, and executes the spinner itself (exec keeps the class). The
+# grace period lets the child run, so the spinner is switched out while
+# still runnable (thread noise) and yields.
+$NT --report --noise --json -O $T/rep.json --cpu 1 -- \
+	sh -c "$P spin 300 > /dev/null & exec $P spin 1000" > $T/out 2> $T/err
 rc=$?
 total=$(key total_us) worst=$(key worst_us) count=$(key count)
 irq=$(key irq_us) soft=$(key softirq_us) thread=$(key thread_us) yields=$(key yields)
