@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # notick: OFFSCHED and SCHED_NOTICK for linux-source-6.1, booted in QEMU.
+# README.md is the front page; docs/ the rest.
 #
 #   make compare-test   the benchmark: offsched vs SCHED_NOTICK vs mainline
 #   make test           every test: in-guest suites and host unit tests
@@ -9,6 +10,10 @@
 #   make kernel         build the test kernel only
 #   make check-patches  checkpatch --strict on every patch
 #   make build-check    other configurations, and every step of the series
+#   make docs           docs/sched-notick.rst and docs/offsched.rst from the patched tree
+#   make deb            the notickctl Debian packages (build/deb/), lintian clean
+#   make kernel-deb     Debian kernel packages of the series on Debian's own
+#                       configuration (build/kernel-deb/; about an hour)
 #   make clean          remove build outputs but keep the extracted tree
 #   make distclean      remove build/ entirely
 #
@@ -21,9 +26,9 @@ FLAVOUR ?= test
 export BUILD
 export DURATION QUANTUM REPEATS CPUS CPU SCENARIOS GAP
 
-.PHONY: all deps tree kernel kernel-compare notickctl initramfs \
+.PHONY: _deb all deps tree kernel kernel-compare notickctl initramfs \
 	initramfs-compare test _test soak _soak shell compare-test _compare-test \
-	check-patches build-check clean distclean
+	check-patches build-check docs deb kernel-deb clean distclean
 
 all: initramfs
 
@@ -59,7 +64,7 @@ build-check: tree
 
 notickctl: deps
 	@if [ -f tools/notickctl/Makefile ]; then \
-		$(MAKE) -s -C tools/notickctl BUILD="$(BUILD)/notickctl"; fi
+		$(MAKE) -s -C tools/notickctl BUILD="$(BUILD)/notickctl" WERROR=1 all static; fi
 
 initramfs: kernel notickctl
 	@qemu/initramfs.sh test
@@ -109,6 +114,18 @@ _compare-test: initramfs-compare
 
 check-patches: tree
 	@qemu/check-patches.sh
+
+deb: deps
+	+@$(LOCKED) _deb
+
+_deb:
+	@deploy/notickctl-deb.sh
+
+kernel-deb: tree
+	@deploy/kernel-deb.sh
+
+docs: tree
+	@deploy/render-docs.sh
 
 clean:
 	rm -rf "$(BUILD)"/test "$(BUILD)"/compare "$(BUILD)"/obj-* "$(BUILD)"/notickctl \

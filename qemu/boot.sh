@@ -52,8 +52,12 @@ initrd=$BUILD/initramfs-$flavour/initramfs.cpio.gz
 # event while another CPU runs. Such a kernel runs with one TCG thread for
 # all vCPUs, which serializes translation and patching (slower when both
 # CPUs are busy).
+# A suite that patches text itself (tests/guest/SUITE/tcg-single: the
+# notickctl suite's --report enables trace events) runs so as well.
 accel=tcg
 grep -qs '^CONFIG_JUMP_LABEL=y' "${kernel%/arch/x86/boot/bzImage}/.config" &&
+	accel=tcg,thread=single
+[ -n "$suite" ] && [ -f "$TOP/tests/guest/$suite/tcg-single" ] &&
 	accel=tcg,thread=single
 
 # tsc=reliable is a clock setting, not an isolation one: under TCG the guest

@@ -57,33 +57,13 @@ if [ "$(cat "$obj/.config.stamp" 2>/dev/null)" != "$cfg_id" ] || [ ! -f "$obj/.c
 		"$obj/.config" "${frags[@]}" > "$obj/merge.log" 2>&1 ||
 		{ cat "$obj/merge.log" >&2; die "merge_config.sh failed"; }
 	kmake olddefconfig > /dev/null 2>&1
-	# Every option the fragments ask for (the last fragment that names it
-	# wins) must have stuck.  An option this tree does not know at all (a
-	# series that is not applied, the mainline tree) is only reported.
-	bad=0
-	declare -A want=()
-	for f in "${frags[@]}"; do
-		while IFS= read -r l; do
-			case "$l" in
-			CONFIG_*=*) want[${l%%=*}]=$l ;;
-			"# CONFIG_"*" is not set") o=${l#\# }; want[${o%% *}]=$l ;;
-			esac
-		done < "$f"
-	done
-	for o in "${!want[@]}"; do
-		l=${want[$o]}
-		if ! grep -qE "^($o=|# $o is not set)" "$obj/.config"; then
-			# Absent is as good as "not set"; otherwise only report it.
-			[ "$TREE" = "$PRISTINE" ] || [ "${l:0:1}" = "#" ] ||
-				echo "config: $o is not in this configuration (dependencies off, or a series not applied)" >&2
-		elif [ "${l:0:1}" = "#" ]; then
-			grep -q "^$o=" "$obj/.config" && { echo "config: $o is still set" >&2; bad=1; }
-		elif ! grep -qxF "$l" "$obj/.config"; then
-			echo "config: $l did not stick" >&2
-			bad=1
-		fi
-	done
-	[ $bad = 0 ] || die "the $name kernel config does not match its fragments"
+	# Every option the fragments ask for must have stuck; one this tree
+	# does not know at all (a series that is not applied, the mainline
+	# tree) is only reported.
+	quiet=
+	[ "$TREE" = "$PRISTINE" ] && quiet=1
+	CONFIG_QUIET_ABSENT=$quiet config_stuck "$obj/.config" "${frags[@]}" ||
+		die "the $name kernel config does not match its fragments"
 	echo "$cfg_id" > "$obj/.config.stamp"
 fi
 

@@ -66,6 +66,39 @@ build_lock() {
 	export NOTICK_LOCK_HELD=1
 }
 
+# config_stuck CONFIG FRAGMENT...: every option the fragments ask for (the
+# last fragment that names it wins) is so in CONFIG after olddefconfig;
+# an option absent from CONFIG is as good as "not set", and one asked
+# set but absent is reported (not failed; CONFIG_QUIET_ABSENT=1: not even
+# that; CONFIG_STRICT=1: failed).  Returns 1 when one did not stick.
+config_stuck() {
+	local config=$1 f l o bad=0
+	shift
+	local -A want=()
+	for f in "$@"; do
+		while IFS= read -r l; do
+			case "$l" in
+			CONFIG_*=*) want[${l%%=*}]=$l ;;
+			"# CONFIG_"*" is not set") o=${l#\# }; want[${o%% *}]=$l ;;
+			esac
+		done < "$f"
+	done
+	for o in "${!want[@]}"; do
+		l=${want[$o]}
+		if ! grep -qE "^($o=|# $o is not set)" "$config"; then
+			[ -n "${CONFIG_QUIET_ABSENT:-}" ] || [ "${l:0:1}" = "#" ] ||
+				echo "config: $o is not in this configuration (dependencies off, or a series not applied)" >&2
+			[ -n "${CONFIG_STRICT:-}" ] && [ "${l:0:1}" != "#" ] && bad=1
+		elif [ "${l:0:1}" = "#" ]; then
+			grep -q "^$o=" "$config" && { echo "config: $o is still set" >&2; bad=1; }
+		elif ! grep -qxF "$l" "$config"; then
+			echo "config: $l did not stick" >&2
+			bad=1
+		fi
+	done
+	return $bad
+}
+
 # Kernel messages that mean a guest's boot went wrong whatever its
 # tests or measurements said (make test, make compare-test).
 BAD_KMSG='WARNING:|BUG:|kernel BUG at|Oops|Kernel panic|general protection fault|Call Trace:|'\

@@ -18,7 +18,8 @@
 # SUITE[NAME]) and shutdown (extended regular expressions, one per line,
 # that the console must show after the end of the suite, while the guest
 # shuts down, or must not show when the line starts with "!"; each is a
-# test).  Host tests: each tool's `make check` and every tests/host/*.sh,
+# test) and tcg-single (the suite patches kernel text at run time: it
+# boots on single-threaded TCG, qemu/boot.sh).  Host tests: each tool's `make check` and every tests/host/*.sh,
 # all printing TAP.
 # A suite's boot fails when the guest panics, hangs past its time limit
 # (also after the end of the suite: the guest must shut down by itself),

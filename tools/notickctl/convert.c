@@ -1,12 +1,13 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The steps the commands share: converting one thread to SCHED_NOTICK
  * and undoing it, and keeping termination signals out of the middle of a
  * change.
  *
- * The order of every change is: check, isolate the CPU (--isolate), pin,
- * switch the class; any failure undoes the steps already done so that
- * the system is left as it was.
+ * The order of every change is: check (the kernel has the class, the
+ * thread, the CPU), isolate the CPU (--isolate), pin, switch the class;
+ * any failure undoes the steps already done so that the system is left
+ * as it was.
  */
 #include <err.h>
 #include <errno.h>
@@ -17,7 +18,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "notickctl.h"
+#include "convert.h"
+#include "cpulist.h"
+#include "sysinfo.h"
 
 #ifndef SCHED_FLAG_RESET_ON_FORK
 #define SCHED_FLAG_RESET_ON_FORK 0x01
@@ -91,22 +94,6 @@ int nt_getattr(pid_t tid, struct nt_sched_attr *attr)
 	return (int)syscall(SYS_sched_getattr, tid, attr, sizeof(*attr), 0);
 }
 
-void nt_read_comm(long pid, char *buf, size_t len)
-{
-	char path[4096];
-	char *text;
-
-	buf[0] = '\0';
-	if (pid <= 0)
-		return;
-	text = nt_read_file(nt_path(path, sizeof(path), "/proc/%ld/comm", pid));
-	if (!text)
-		return;
-	text[strcspn(text, "\n")] = '\0';
-	snprintf(buf, len, "%s", text);
-	free(text);
-}
-
 static const char *who(pid_t tid, char *buf, size_t len)
 {
 	snprintf(buf, len, "PID %ld", (long)(tid ? tid : getpid()));
@@ -173,10 +160,8 @@ static int setattr_error(int e, pid_t tid, int cpu)
 		}
 		break;
 	case NT_EXIT_CPU:
-		if (!nt_kernel_supported()) {
-			warnx("SCHED_NOTICK is not supported by this kernel");
-			return NT_EXIT_UNSUPPORTED;
-		}
+		if (!nt_kernel_supported())
+			return nt_unsupported();	/* gone meanwhile */
 		if (nt_check_cpu(cpu, NT_CPU_ONLINE))
 			break;
 		warnx("kernel refused SCHED_NOTICK for %s on CPU %d: %s (the thread must be allowed on exactly one online CPU that is neither the boot nor the timekeeping CPU)",
@@ -271,16 +256,9 @@ int nt_keep_isolation(struct nt_saved *s)
 	return rc;
 }
 
-/*
- * --isolate, after every check: the kernel must have the class (its
- * refusal would come only after the housekeeping changes).
- */
+/* --isolate, after every check. */
 static int isolate(int cpu, struct nt_saved *s)
 {
-	if (!nt_kernel_supported()) {
-		warnx("SCHED_NOTICK is not supported by this kernel");
-		return NT_EXIT_UNSUPPORTED;
-	}
 	return nt_isolate(cpu, &s->iso);
 }
 
@@ -305,6 +283,9 @@ int nt_convert_thread(pid_t tid, int want_cpu, int iso, struct nt_saved *s,
 	s->tid = tid;
 	s->cpu = -1;
 	who(tid, w, sizeof(w));
+	/* Before anything is read or changed: the kernel must have it. */
+	if (!nt_kernel_supported())
+		return nt_unsupported();
 	s->mask = cpuset_alloc();
 	if (!s->mask) {
 		warnx("cannot allocate a CPU set");

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPU lists in the kernel's format ("0-3,5,7"), as found in
- * /sys/devices/system/cpu/{online,possible} and printed in messages.
+ * The ground floor: numbers, CPU sets, CPU lists in the kernel's format
+ * ("0-3,5,7", as in /sys/devices/system/cpu/{online,possible} and
+ * printed in messages) and hexadecimal CPU masks ("ff,ffffffff", as in
+ * /proc/irq/default_smp_affinity).  Calls nothing of notickctl's.
  */
 #include <ctype.h>
 #include <sched.h>
@@ -9,7 +11,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "notickctl.h"
+#include "cpulist.h"
+
+int nt_parse_uint(const char *s, long max, long *out)
+{
+	unsigned long long v = 0;
+	const char *p;
+
+	if (!s || !*s)
+		return -1;
+	for (p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		v = v * 10 + (unsigned long long)(*p - '0');
+		if (v > (unsigned long long)max)
+			return -1;
+	}
+	*out = (long)v;
+	return 0;
+}
 
 cpu_set_t *cpuset_alloc(void)
 {
@@ -140,4 +160,110 @@ int cpuset_first(const cpu_set_t *set)
 		if (CPU_ISSET_S((size_t)c, cpuset_size(), set))
 			return c;
 	return -1;
+}
+
+/* ---- hexadecimal masks ---- */
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int nt_mask_digits(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		if (hexval(*s) >= 0)
+			n++;
+	return n;
+}
+
+int nt_mask_parse(const char *s, cpu_set_t *set)
+{
+	size_t size = cpuset_size(), len = strlen(s);
+	int group = 0;
+
+	CPU_ZERO_S(size, set);
+	if (len && s[len - 1] == '\n')
+		len--;
+	if (!len)
+		return -1;
+	/* Groups of at most 8 digits, from the right: CPUs 0-31, 32-63... */
+	while (len) {
+		size_t end = len, start = len;
+		int bit = 0;
+
+		while (start && s[start - 1] != ',')
+			start--;
+		if (start == end || end - start > 8)
+			goto bad;
+		for (; end > start; end--, bit += 4) {
+			int v = hexval(s[end - 1]), b;
+
+			if (v < 0)
+				goto bad;
+			for (b = 0; b < 4; b++) {
+				long cpu = (long)group * 32 + bit + b;
+
+				if (!(v & (1 << b)))
+					continue;
+				if (cpu >= NT_MAX_CPUS)
+					goto bad;
+				CPU_SET_S((size_t)cpu, size, set);
+			}
+		}
+		group++;
+		if (!start)
+			break;
+		len = start - 1;	/* skip the comma */
+		if (!len)
+			goto bad;
+	}
+	return 0;
+bad:
+	CPU_ZERO_S(size, set);
+	return -1;
+}
+
+char *nt_mask_format(const cpu_set_t *set, int min_digits, char *buf,
+		     size_t len)
+{
+	size_t size = cpuset_size(), off = 0;
+	int last = -1, digits, d, c;
+
+	if (!len)
+		return buf;
+	for (c = 0; c < NT_MAX_CPUS; c++)
+		if (CPU_ISSET_S((size_t)c, size, set))
+			last = c;
+	digits = last / 4 + 1;
+	if (digits < min_digits)
+		digits = min_digits;
+	if (digits > NT_MAX_CPUS / 4)
+		digits = NT_MAX_CPUS / 4;
+	/* digits hex digits plus a comma per full group of 8 below the top */
+	if ((size_t)digits + (size_t)(digits - 1) / 8 + 1 > len) {
+		buf[0] = '\0';
+		return buf;
+	}
+	for (d = digits - 1; d >= 0; d--) {
+		int v = 0, b;
+
+		for (b = 0; b < 4; b++)
+			if (d * 4 + b < NT_MAX_CPUS &&
+			    CPU_ISSET_S((size_t)(d * 4 + b), size, set))
+				v |= 1 << b;
+		buf[off++] = "0123456789abcdef"[v];
+		if (d && d % 8 == 0)
+			buf[off++] = ',';
+	}
+	buf[off] = '\0';
+	return buf;
 }

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Run-time housekeeping for --isolate and --unisolate: keep the soft and
  * hard lockup watchdog (kernel.watchdog_cpumask) and device interrupts
@@ -21,118 +21,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "notickctl.h"
+#include "cpulist.h"
+#include "isolate.h"
+#include "sysinfo.h"
 
 #define WATCHDOG_MASK	"/proc/sys/kernel/watchdog_cpumask"
 #define DEFAULT_AFF	"/proc/irq/default_smp_affinity"
 #define RECORD_DIR	"/run/notickctl"
 #define RECORD_MAGIC	"notickctl isolate record 1\n"
-
-/* ---- masks ---- */
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-int nt_mask_digits(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		if (hexval(*s) >= 0)
-			n++;
-	return n;
-}
-
-int nt_mask_parse(const char *s, cpu_set_t *set)
-{
-	size_t size = cpuset_size(), len = strlen(s);
-	int group = 0;
-
-	CPU_ZERO_S(size, set);
-	if (len && s[len - 1] == '\n')
-		len--;
-	if (!len)
-		return -1;
-	/* Groups of at most 8 digits, from the right: CPUs 0-31, 32-63... */
-	while (len) {
-		size_t end = len, start = len;
-		int bit = 0;
-
-		while (start && s[start - 1] != ',')
-			start--;
-		if (start == end || end - start > 8)
-			goto bad;
-		for (; end > start; end--, bit += 4) {
-			int v = hexval(s[end - 1]), b;
-
-			if (v < 0)
-				goto bad;
-			for (b = 0; b < 4; b++) {
-				long cpu = (long)group * 32 + bit + b;
-
-				if (!(v & (1 << b)))
-					continue;
-				if (cpu >= NT_MAX_CPUS)
-					goto bad;
-				CPU_SET_S((size_t)cpu, size, set);
-			}
-		}
-		group++;
-		if (!start)
-			break;
-		len = start - 1;	/* skip the comma */
-		if (!len)
-			goto bad;
-	}
-	return 0;
-bad:
-	CPU_ZERO_S(size, set);
-	return -1;
-}
-
-char *nt_mask_format(const cpu_set_t *set, int min_digits, char *buf,
-		     size_t len)
-{
-	size_t size = cpuset_size(), off = 0;
-	int last = -1, digits, d, c;
-
-	if (!len)
-		return buf;
-	for (c = 0; c < NT_MAX_CPUS; c++)
-		if (CPU_ISSET_S((size_t)c, size, set))
-			last = c;
-	digits = last / 4 + 1;
-	if (digits < min_digits)
-		digits = min_digits;
-	if (digits > NT_MAX_CPUS / 4)
-		digits = NT_MAX_CPUS / 4;
-	/* digits hex digits plus a comma per full group of 8 below the top */
-	if ((size_t)digits + (size_t)(digits - 1) / 8 + 1 > len) {
-		buf[0] = '\0';
-		return buf;
-	}
-	for (d = digits - 1; d >= 0; d--) {
-		int v = 0, b;
-
-		for (b = 0; b < 4; b++)
-			if (d * 4 + b < NT_MAX_CPUS &&
-			    CPU_ISSET_S((size_t)(d * 4 + b), size, set))
-				v |= 1 << b;
-		buf[off++] = "0123456789abcdef"[v];
-		if (d && d % 8 == 0)
-			buf[off++] = ',';
-	}
-	buf[off] = '\0';
-	return buf;
-}
 
 int nt_irq_new_affinity(const cpu_set_t *cur, int cpu,
 			const cpu_set_t *online, cpu_set_t *out)
@@ -488,6 +384,20 @@ static int isolate_irq(int irq, int cpu, struct nt_journal *j,
 	return rc;
 }
 
+/*
+ * irqbalance moves interrupts by its own rules every 10 s: it would put
+ * some back on the CPU.  Say how to keep it off (its banned CPU list).
+ */
+static void warn_irqbalance(int cpu)
+{
+	long pid = nt_irqbalance_pid();
+
+	if (!pid)
+		return;
+	warnx("irqbalance (PID %ld) runs and will move interrupts back onto CPU %d: ban the CPU with IRQBALANCE_BANNED_CPULIST=%d in /etc/default/irqbalance and restart it (systemctl restart irqbalance)",
+	      pid, cpu, cpu);
+}
+
 int nt_isolate(int cpu, struct nt_journal *j)
 {
 	struct sets s;
@@ -514,6 +424,7 @@ int nt_isolate(int cpu, struct nt_journal *j)
 	}
 	CPU_SET_S((size_t)cpu, cpuset_size(), s.online);
 
+	warn_irqbalance(cpu);
 	rc = isolate_watchdog(cpu, j, &s);
 	if (!rc)
 		rc = isolate_default(cpu, j, &s);
@@ -802,7 +713,7 @@ static int unisolate_unrecorded(int cpu, const char *path, struct sets *s)
 	size_t i;
 	int e;
 
-	warnx("no record of --isolate for CPU %d (%s): putting it back into %s and %s; IRQ affinities left as they are",
+	warnx("no record of --isolate for CPU %d (%s), --force: putting it back into %s and %s; IRQ affinities left as they are",
 	      cpu, path, WATCHDOG_MASK, DEFAULT_AFF);
 	for (i = 0; i < 2; i++) {
 		int rc = read_setting(names[i], &cur);
@@ -829,7 +740,7 @@ static int unisolate_unrecorded(int cpu, const char *path, struct sets *s)
 	return 0;
 }
 
-int nt_unisolate(int cpu)
+int nt_unisolate(int cpu, int force)
 {
 	char path[4096], *text, *line, *next, *f[3];
 	struct sets s;
@@ -846,7 +757,13 @@ int nt_unisolate(int cpu)
 			char name[64];
 
 			snprintf(name, sizeof(name), RECORD_DIR "/cpu%d", cpu);
-			rc = unisolate_unrecorded(cpu, name, &s);
+			if (force) {
+				rc = unisolate_unrecorded(cpu, name, &s);
+				goto out;
+			}
+			warnx("no record of --isolate for CPU %d (%s): nothing changed; --force puts CPU %d back into %s and %s (that undoes any other tool's isolation of it, e.g. tuned's)",
+			      cpu, name, cpu, WATCHDOG_MASK, DEFAULT_AFF);
+			rc = NT_EXIT_FAILURE;
 		} else {
 			warn("cannot read %s", path);
 			rc = NT_EXIT_FAILURE;

@@ -1,11 +1,10 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * notickctl - run a program, or convert a thread, as SCHED_NOTICK: the
  * thread owns one CPU and the scheduler tick stops while it runs alone.
  *
- * main() and the usage text; the commands are in run.c (a program, with
- * or without --report), pid.c (--pid, --reset), status.c and isolate.c
- * (--unisolate).
+ * main() and the usage text, on top of the commands (run.c, pid.c,
+ * show.c, status.c, unisolate.c); see notickctl.h for the floors below.
  */
 #include <err.h>
 #include <errno.h>
@@ -13,6 +12,7 @@
 #include <stdlib.h>
 
 #include "notickctl.h"
+#include "options.h"
 
 static void __attribute__((noreturn)) usage(void)
 {
@@ -23,7 +23,8 @@ static void __attribute__((noreturn)) usage(void)
 		" %1$s [options] [--isolate] [--cpu <cpu>] [--] <program> [<argument>...]\n"
 		" %1$s [--all-tasks | --isolate] [--cpu <cpu>] --pid <pid>\n"
 		" %1$s [--all-tasks] --reset <pid>\n"
-		" %1$s --unisolate --cpu <cpu>\n"
+		" %1$s [--all-tasks] [--json] --show <pid>\n"
+		" %1$s --unisolate [--force] --cpu <cpu>\n"
 		" %1$s status [--json | --noheadings]\n",
 		program_invocation_short_name);
 	fputs("\nRun a program, or convert an existing thread, with the SCHED_NOTICK\n"
@@ -34,16 +35,21 @@ static void __attribute__((noreturn)) usage(void)
 	fputs(" -c, --cpu <cpu>      pin to this CPU first (not CPU 0)\n", out);
 	fputs(" -p, --pid <pid>      convert the existing thread <pid>\n", out);
 	fputs("     --reset <pid>    return <pid> to SCHED_NORMAL\n", out);
-	fputs(" -a, --all-tasks      with --pid or --reset: all threads of <pid>\n", out);
+	fputs("     --show <pid>     show the policy, affinity and CPU of <pid>\n", out);
+	fputs(" -a, --all-tasks      with --pid, --reset or --show: all threads of <pid>\n", out);
 	fputs(" -I, --isolate        first take the CPU out of the lockup watchdog's\n"
 	      "                        mask and move device interrupts off it (kept\n"
 	      "                        after admission, undone if admission fails)\n", out);
 	fputs(" -u, --unisolate      undo what --isolate changed on the --cpu\n", out);
+	fputs("     --force          with --unisolate and no record of --isolate: put\n"
+	      "                        the CPU back into the watchdog and default masks\n", out);
 	fputs("     --report         run the program as a child and report what\n"
 	      "                        disturbed it on its CPU when it exits\n", out);
-	fputs(" -j, --json           report or status as JSON\n", out);
+	fputs("     --noise          with --report: also trace each interruption (the\n"
+	      "                        noise, its worst one); root, tracefs\n", out);
+	fputs(" -J, --json           report, status or --show as JSON\n", out);
 	fputs(" -O, --output <file>  write the report to <file> (default: stderr)\n", out);
-	fputs("     --noheadings     status: no grace period and column headings\n", out);
+	fputs(" -n, --noheadings     status: no grace period and column headings\n", out);
 	fputs("\n -h, --help           display this help\n", out);
 	fputs(" -V, --version        display version\n", out);
 	fputs("\nCommands:\n", out);
@@ -55,9 +61,9 @@ static void __attribute__((noreturn)) usage(void)
 	fputs(" 125   notickctl failed (usage, CPU, permission, kernel support...)\n", out);
 	fputs(" 126   program found but could not be executed\n", out);
 	fputs(" 127   program not found\n", out);
-	fputs("\nExit status, --pid, --reset, --unisolate and status:\n", out);
+	fputs("\nExit status, --pid, --reset, --show, --unisolate and status:\n", out);
 	fputs("   0   success\n", out);
-	fputs("   1   more than one allowed CPU, or another failure\n", out);
+	fputs("   1   more than one allowed CPU, no record to undo, or another failure\n", out);
 	fputs("   2   SCHED_NOTICK not supported by this kernel\n", out);
 	fputs("   3   permission denied (CAP_SYS_NICE needed; root for --isolate)\n", out);
 	fputs("   4   CPU busy: another SCHED_NOTICK thread owns it\n", out);
@@ -68,24 +74,6 @@ static void __attribute__((noreturn)) usage(void)
 	      "every change; with --report they are passed on to the program.\n", out);
 	fputs("\nFor more details see notickctl(8).\n", out);
 	exit(EXIT_SUCCESS);
-}
-
-/* --unisolate: a change of its own, signals held off while it runs. */
-static int unisolate(const struct nt_opts *o)
-{
-	struct nt_signals sig;
-	int rc, signo;
-
-	rc = nt_check_cpu(o->cpu, 0);
-	if (rc)
-		return rc;
-	nt_signals_block(&sig);
-	rc = nt_unisolate(o->cpu);
-	signo = nt_signals_pending(&sig);
-	if (signo)
-		nt_die_by_signal(signo);
-	nt_signals_restore(&sig);
-	return rc;
 }
 
 int main(int argc, char **argv)
@@ -107,9 +95,14 @@ int main(int argc, char **argv)
 	case NT_MODE_VERSION:
 		printf("%s %s\n", program_invocation_short_name,
 		       NOTICKCTL_VERSION);
-		return 0;
+		rc = 0;
+		break;
 	case NT_MODE_STATUS:
-		return nt_cmd_status(&o);
+		rc = nt_cmd_status(&o);
+		break;
+	case NT_MODE_SHOW:
+		rc = nt_cmd_show(&o);
+		break;
 	case NT_MODE_PID:
 		rc = nt_cmd_pid(&o);
 		break;
@@ -117,7 +110,7 @@ int main(int argc, char **argv)
 		rc = nt_cmd_reset(&o);
 		break;
 	case NT_MODE_UNISOLATE:
-		return unisolate(&o);
+		return nt_cmd_unisolate(&o);
 	case NT_MODE_RUN:
 		/* Both return the final status: the program's or 125-127. */
 		return o.report ? nt_cmd_report(&o) : nt_cmd_run(&o);
@@ -125,7 +118,9 @@ int main(int argc, char **argv)
 		warnx("internal error: no mode");
 		return NT_EXIT_OWN;
 	}
-	if (fflush(stdout) && !rc)
+	if (fflush(stdout) && !rc) {
+		warn("write error");
 		rc = NT_EXIT_FAILURE;
+	}
 	return rc;
 }

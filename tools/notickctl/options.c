@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Command-line parsing for notickctl, kept free of side effects on the
  * system so that the host unit tests can exercise it.
@@ -11,25 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "notickctl.h"
-
-int nt_parse_uint(const char *s, long max, long *out)
-{
-	unsigned long long v = 0;
-	const char *p;
-
-	if (!s || !*s)
-		return -1;
-	for (p = s; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		v = v * 10 + (unsigned long long)(*p - '0');
-		if (v > (unsigned long long)max)
-			return -1;
-	}
-	*out = (long)v;
-	return 0;
-}
+#include "cpulist.h"
+#include "options.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -45,19 +28,22 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /* Long-only options have codes above any character. */
-enum { OPT_RESET = 256, OPT_REPORT, OPT_NOHEADINGS };
+enum { OPT_RESET = 256, OPT_REPORT, OPT_SHOW, OPT_FORCE, OPT_NOISE };
 
 static const struct option longopts[] = {
 	{ "cpu",	required_argument, NULL, 'c' },
 	{ "pid",	required_argument, NULL, 'p' },
 	{ "reset",	required_argument, NULL, OPT_RESET },
+	{ "show",	required_argument, NULL, OPT_SHOW },
 	{ "all-tasks",	no_argument,       NULL, 'a' },
 	{ "isolate",	no_argument,       NULL, 'I' },
 	{ "unisolate",	no_argument,       NULL, 'u' },
+	{ "force",	no_argument,       NULL, OPT_FORCE },
 	{ "report",	no_argument,       NULL, OPT_REPORT },
-	{ "json",	no_argument,       NULL, 'j' },
+	{ "noise",	no_argument,       NULL, OPT_NOISE },
+	{ "json",	no_argument,       NULL, 'J' },
 	{ "output",	required_argument, NULL, 'O' },
-	{ "noheadings",	no_argument,       NULL, OPT_NOHEADINGS },
+	{ "noheadings",	no_argument,       NULL, 'n' },
 	{ "help",	no_argument,       NULL, 'h' },
 	{ "version",	no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -68,7 +54,7 @@ static const struct option longopts[] = {
  * option means something else than in chrt(1): its -r, -R, -o and -i
  * (SCHED_RR, reset-on-fork, SCHED_OTHER, SCHED_IDLE) are not ours.
  */
-static const char shortopts[] = "+:c:p:aIujO:hV";
+static const char shortopts[] = "+:c:p:aIuJnO:hV";
 
 /* What chrt's short options would have been mistaken for here. */
 static const char *chrt_hint(int c)
@@ -120,9 +106,10 @@ static int parse_pass(int argc, char **argv, struct nt_opts *o,
 			break;
 		case 'p':
 		case OPT_RESET:
+		case OPT_SHOW:
 			if (*seen_pid)
 				return fail(err, errlen,
-					    "only one of --pid and --reset, once");
+					    "only one of --pid, --reset and --show, once");
 			if (nt_parse_uint(optarg, INT_MAX, &v) || v == 0)
 				return fail(err, errlen,
 					    "invalid PID: '%s'", optarg);
@@ -141,11 +128,17 @@ static int parse_pass(int argc, char **argv, struct nt_opts *o,
 		case OPT_REPORT:
 			o->report = 1;
 			break;
-		case 'j':
+		case OPT_NOISE:
+			o->noise = 1;
+			break;
+		case 'J':
 			o->json = 1;
 			break;
-		case OPT_NOHEADINGS:
+		case 'n':
 			o->noheadings = 1;
+			break;
+		case OPT_FORCE:
+			o->force = 1;
 			break;
 		case 'O':
 			if (!*optarg)
@@ -214,7 +207,8 @@ int nt_parse_options(int argc, char **argv, struct nt_opts *o,
 		if (o->cpu >= 0 || sub.cpu >= 0 || seen_pid || sub_seen ||
 		    o->all_tasks || sub.all_tasks || o->report || sub.report ||
 		    o->output || sub.output || o->isolate || sub.isolate ||
-		    unisolate || sub_unisolate)
+		    unisolate || sub_unisolate || o->force || sub.force ||
+		    o->noise || sub.noise)
 			return fail(err, errlen,
 				    "status accepts only --json and --noheadings");
 		o->mode = NT_MODE_STATUS;
@@ -228,8 +222,10 @@ int nt_parse_options(int argc, char **argv, struct nt_opts *o,
 
 	if (o->noheadings)
 		return fail(err, errlen, "--noheadings applies only to status");
-	{
-	}
+	if (o->noise && (!o->report || seen_pid || unisolate))
+		return fail(err, errlen, "--noise applies only to --report");
+	if (o->force && !unisolate)
+		return fail(err, errlen, "--force applies only to --unisolate");
 
 	if (unisolate) {
 		if (o->isolate)
@@ -242,7 +238,7 @@ int nt_parse_options(int argc, char **argv, struct nt_opts *o,
 		if (seen_pid || o->all_tasks || o->report || o->json ||
 		    o->output)
 			return fail(err, errlen,
-				    "--unisolate accepts only --cpu");
+				    "--unisolate accepts only --cpu and --force");
 		if (o->cpu < 0)
 			return fail(err, errlen, "--unisolate needs --cpu");
 		o->mode = NT_MODE_UNISOLATE;
@@ -252,6 +248,18 @@ int nt_parse_options(int argc, char **argv, struct nt_opts *o,
 	if (o->isolate && o->all_tasks)
 		return fail(err, errlen,
 			    "--isolate works on one CPU: not with --all-tasks");
+
+	if (seen_pid == OPT_SHOW) {
+		if (first < argc)
+			return fail(err, errlen,
+				    "--show takes no program: unexpected '%s'",
+				    argv[first]);
+		if (o->cpu >= 0 || o->isolate || o->report || o->output)
+			return fail(err, errlen,
+				    "--show accepts only --all-tasks and --json");
+		o->mode = NT_MODE_SHOW;
+		return 0;
+	}
 
 	if (seen_pid) {
 		const char *name = seen_pid == 'p' ? "--pid" : "--reset";
@@ -279,7 +287,7 @@ int nt_parse_options(int argc, char **argv, struct nt_opts *o,
 			    "--all-tasks applies only to --pid and --reset");
 	if ((o->json || o->output) && !o->report)
 		return fail(err, errlen,
-			    "--json and --output need --report (or status)");
+			    "--json and --output need --report (or status, --show)");
 	if (!argv[first][0])
 		return fail(err, errlen, "empty program name");
 	o->mode = NT_MODE_RUN;

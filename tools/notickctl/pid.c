@@ -1,10 +1,9 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Existing threads: --pid converts a thread (or, with --all-tasks, every
  * thread of a process, all or nothing), --reset returns them to
  * SCHED_NORMAL.
  */
-#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
@@ -12,72 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "convert.h"
 #include "notickctl.h"
+#include "sysinfo.h"
 
 #ifndef SCHED_FLAG_RESET_ON_FORK
 #define SCHED_FLAG_RESET_ON_FORK 0x01
 #endif
-
-static int cmp_pid(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Threads to act on: @pid alone, or all of its threads, sorted. */
-static int list_tids(pid_t pid, int all, pid_t **tids, size_t *n)
-{
-	char path[4096];
-	struct dirent *de;
-	size_t cap = 16;
-	DIR *dir;
-
-	*n = 0;
-	*tids = malloc(cap * sizeof(**tids));
-	if (!*tids) {
-		warnx("cannot allocate memory");
-		return NT_EXIT_FAILURE;
-	}
-	if (!all) {
-		(*tids)[(*n)++] = pid;
-		return 0;
-	}
-	dir = opendir(nt_path(path, sizeof(path), "/proc/%ld/task", (long)pid));
-	if (!dir) {
-		if (errno == ENOENT) {
-			warnx("PID %ld: no such process", (long)pid);
-			return NT_EXIT_NOPROC;
-		}
-		warn("cannot list the threads of PID %ld", (long)pid);
-		return NT_EXIT_FAILURE;
-	}
-	while ((de = readdir(dir))) {
-		long v;
-
-		if (nt_parse_uint(de->d_name, INT_MAX, &v) || v == 0)
-			continue;
-		if (*n == cap) {
-			pid_t *nt = realloc(*tids, cap * 2 * sizeof(*nt));
-
-			if (!nt) {
-				closedir(dir);
-				warnx("cannot allocate memory");
-				return NT_EXIT_FAILURE;
-			}
-			*tids = nt;
-			cap *= 2;
-		}
-		(*tids)[(*n)++] = (pid_t)v;
-	}
-	closedir(dir);
-	if (*n == 0) {
-		warnx("PID %ld: no such process", (long)pid);
-		return NT_EXIT_NOPROC;
-	}
-	qsort(*tids, *n, sizeof(**tids), cmp_pid);
-	return 0;
-}
 
 int nt_cmd_pid(const struct nt_opts *o)
 {
@@ -87,7 +27,7 @@ int nt_cmd_pid(const struct nt_opts *o)
 	size_t n, i, done = 0;
 	int rc, signo = 0;
 
-	rc = list_tids(o->pid, o->all_tasks, &tids, &n);
+	rc = nt_list_tids(o->pid, o->all_tasks, &tids, &n);
 	if (rc) {
 		free(tids);
 		return rc;
@@ -179,7 +119,7 @@ int nt_cmd_reset(const struct nt_opts *o)
 	size_t n, i, reset = 0;
 	int rc, first_rc = 0, signo;
 
-	rc = list_tids(o->pid, o->all_tasks, &tids, &n);
+	rc = nt_list_tids(o->pid, o->all_tasks, &tids, &n);
 	if (rc) {
 		free(tids);
 		return rc;

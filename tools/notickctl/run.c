@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Running a program as SCHED_NOTICK: directly (notickctl switches itself
  * and executes it) or, with --report, as a child whose disturbances are
@@ -24,7 +24,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "convert.h"
+#include "counters.h"
+#include "cpulist.h"
+#include "noise.h"
 #include "notickctl.h"
+#include "report.h"
+#include "sysinfo.h"
 
 /* ---- program lookup ---- */
 
@@ -403,6 +409,7 @@ static void fill_report(struct nt_report *r, const struct nt_saved *s,
 	r->pid = child;
 	r->cpu = s->cpu;
 	r->program = o->prog_argv[0];
+	r->argv = o->prog_argv;
 	if (WIFEXITED(status)) {
 		r->exited = 1;
 		r->status = WEXITSTATUS(status);
@@ -461,6 +468,8 @@ int nt_cmd_report(const struct nt_opts *o)
 	struct timespec t0, t1;
 	struct nt_signals sig;
 	struct nt_report r;
+	struct nt_trace trace;
+	struct nt_noise noise;
 	struct rusage ru;
 	struct nt_saved s;
 	siginfo_t si;
@@ -532,6 +541,12 @@ int nt_cmd_report(const struct nt_opts *o)
 		if (sigismember(&sig.set, fwd_sigs[i]) == 1)
 			sigaction(fwd_sigs[i], &fwd, &old_act[i]);
 
+	memset(&noise, 0, sizeof(noise));
+	trace.dir[0] = '\0';
+	if (o->noise)	/* else, or when it fails, noise.why says why not */
+		nt_trace_start(&trace, s.cpu, &noise);
+	else
+		snprintf(noise.why, sizeof(noise.why), "not asked for (--noise)");
 	take_snapshot(&before, s.cpu, child);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (write(go[1], "g", 1) != 1)
@@ -552,6 +567,7 @@ int nt_cmd_report(const struct nt_opts *o)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	take_snapshot(&after, s.cpu, child);
 	reap(child, &status, &ru);
+	nt_trace_finish(&trace, child, &noise);
 	child_pid = 0;
 
 	nt_signals_block(&sig);
@@ -577,6 +593,7 @@ int nt_cmd_report(const struct nt_opts *o)
 
 	fill_report(&r, &s, o, child, status, &ru, &before, &after);
 	r.elapsed_ns = ns_between(&t0, &t1);
+	r.noise = noise;
 	rc = r.exited ? r.status : 128 + r.status;
 	if (o->json)
 		nt_report_print_json(out, &r);

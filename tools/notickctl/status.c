@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * "notickctl status": per CPU, its SCHED_NOTICK thread, tick state and
  * counters, and its housekeeping (watchdog, device interrupts).
@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpulist.h"
+#include "format.h"
+#include "isolate.h"
 #include "notickctl.h"
+#include "sysinfo.h"
 
 int nt_cmd_status(const struct nt_opts *o)
 {
@@ -26,8 +30,7 @@ int nt_cmd_status(const struct nt_opts *o)
 		goto out;
 	}
 	if (!nt_kernel_supported()) {
-		warnx("SCHED_NOTICK is not supported by this kernel");
-		rc = NT_EXIT_UNSUPPORTED;
+		rc = nt_unsupported();
 		goto out;
 	}
 	text = nt_read_file(nt_path(path, sizeof(path),

@@ -1,25 +1,34 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
- * Access to /proc and /sys.  All paths go through nt_path() so that the
- * host tests can point the tool at a fake tree with NOTICKCTL_ROOT.
+ * Access to /proc and /sys.  All paths go through nt_path(), so that the
+ * test build (NT_TEST_HOOKS) can point the tool at a fake tree with
+ * NOTICKCTL_ROOT; the installed binary has no such redirection.
  */
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
-#include "notickctl.h"
+#include "cpulist.h"
+#include "sysinfo.h"
 
 char *nt_path(char *buf, size_t len, const char *fmt, ...)
 {
-	const char *root = getenv("NOTICKCTL_ROOT");
+	const char *root = NULL;
 	size_t off = 0;
 	va_list ap;
 
+#ifdef NT_TEST_HOOKS
+	/* Never from the environment of a set-user-ID or capable program. */
+	root = secure_getenv("NOTICKCTL_ROOT");
+#endif
 	if (root && *root) {
 		snprintf(buf, len, "%s", root);
 		off = strlen(buf);
@@ -170,6 +179,17 @@ int nt_kernel_supported(void)
 	return access(path, F_OK) == 0;
 }
 
+int nt_unsupported(void)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "unknown");
+	warnx("SCHED_NOTICK is not supported by this kernel (Linux %s): it needs Linux 6.1 with the notick project's sched-notick series and CONFIG_SCHED_NOTICK=y, such as the package 'make kernel-deb' builds",
+	      u.release);
+	return NT_EXIT_UNSUPPORTED;
+}
+
 int nt_read_cpulist(const char *name, cpu_set_t *set)
 {
 	char path[4096];
@@ -210,4 +230,101 @@ void nt_read_cpu_notick(int cpu, struct nt_cpu_notick *st)
 		nt_read_u64(&st->tick_stops, "%s/tick_stops", rel) == 0 &&
 		nt_read_u64(&st->tick_restarts, "%s/tick_restarts", rel) == 0 &&
 		nt_read_u64(&st->yields, "%s/yields", rel) == 0;
+}
+
+void nt_read_comm(long pid, char *buf, size_t len)
+{
+	char path[4096];
+	char *text;
+
+	buf[0] = '\0';
+	if (pid <= 0)
+		return;
+	text = nt_read_file(nt_path(path, sizeof(path), "/proc/%ld/comm", pid));
+	if (!text)
+		return;
+	text[strcspn(text, "\n")] = '\0';
+	snprintf(buf, len, "%s", text);
+	free(text);
+}
+
+long nt_irqbalance_pid(void)
+{
+	char path[4096], comm[64];
+	struct dirent *de;
+	long pid, found = 0;
+	DIR *dir;
+
+	dir = opendir(nt_path(path, sizeof(path), "/proc"));
+	if (!dir)
+		return 0;
+	while (!found && (de = readdir(dir))) {
+		if (nt_parse_uint(de->d_name, INT_MAX, &pid) || pid == 0)
+			continue;
+		nt_read_comm(pid, comm, sizeof(comm));
+		if (!strcmp(comm, "irqbalance"))
+			found = pid;
+	}
+	closedir(dir);
+	return found;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int nt_list_tids(pid_t pid, int all, pid_t **tids, size_t *n)
+{
+	char path[4096];
+	struct dirent *de;
+	size_t cap = 16;
+	DIR *dir;
+
+	*n = 0;
+	*tids = malloc(cap * sizeof(**tids));
+	if (!*tids) {
+		warnx("cannot allocate memory");
+		return NT_EXIT_FAILURE;
+	}
+	if (!all) {
+		(*tids)[(*n)++] = pid;
+		return 0;
+	}
+	dir = opendir(nt_path(path, sizeof(path), "/proc/%ld/task", (long)pid));
+	if (!dir) {
+		if (errno == ENOENT) {
+			warnx("PID %ld: no such process", (long)pid);
+			return NT_EXIT_NOPROC;
+		}
+		warn("cannot list the threads of PID %ld", (long)pid);
+		return NT_EXIT_FAILURE;
+	}
+	while ((de = readdir(dir))) {
+		long v;
+
+		if (nt_parse_uint(de->d_name, INT_MAX, &v) || v == 0)
+			continue;
+		if (*n == cap) {
+			pid_t *nt = realloc(*tids, cap * 2 * sizeof(*nt));
+
+			if (!nt) {
+				closedir(dir);
+				warnx("cannot allocate memory");
+				return NT_EXIT_FAILURE;
+			}
+			*tids = nt;
+			cap *= 2;
+		}
+		(*tids)[(*n)++] = (pid_t)v;
+	}
+	closedir(dir);
+	if (*n == 0) {
+		warnx("PID %ld: no such process", (long)pid);
+		return NT_EXIT_NOPROC;
+	}
+	qsort(*tids, *n, sizeof(**tids), cmp_pid);
+	return 0;
 }

@@ -6,7 +6,8 @@
 # kernel, which must have the SCHED_NOTICK class, and on the same kernel
 # built without it (tests/guest/notickctl/kernels: notick-off, booted with
 # notick.kernel=notick-off), where only the "not supported" paths run.
-# Nothing is skipped on either.
+# Nothing is skipped on either.  --report --noise, which enables trace
+# events at run time, has a suite of its own (notickctl-noise).
 . ../lib/ktap.sh
 
 NT=/usr/bin/notickctl
@@ -89,12 +90,17 @@ victim=$!
 
 # ---- the kernel built without the class (notick.kernel=notick-off) ----
 if [ "$KERNEL" = notick-off ]; then
-	ktap_plan 7
+	ktap_plan 9
 	ktap_note "kernel $(uname -r), booted as $KERNEL, SCHED_NOTICK class: $([ $HAVE = 1 ] && echo yes || echo no)"
 	T "kernel built without SCHED_NOTICK: no sched_notick_grace_us" '[ $HAVE = 0 ]'
 	nt --cpu 1 -- touch $T/ran
 	T "--cpu 1 without SCHED_NOTICK: exit 125 'not supported by this kernel', program not run" \
 		'[ $rc = 125 ] && grep -q "SCHED_NOTICK is not supported by this kernel" $T/err && [ ! -e $T/ran ]'
+	T "the message names the kernel needed (sched-notick series, CONFIG_SCHED_NOTICK=y)" \
+		'grep -q "it needs Linux 6.1 with the notick project.s sched-notick series and CONFIG_SCHED_NOTICK=y" $T/err'
+	nt --show $victim
+	T "--show works without the class: SCHED_OTHER, affinity 0-1" \
+		'[ $rc = 0 ] && grep -q "^pid $victim.s current scheduling policy: SCHED_OTHER$" $T/out && grep -q "^pid $victim.s current affinity list: 0-1$" $T/out'
 	nt status
 	T "status without SCHED_NOTICK: exit 2" \
 		'[ $rc = 2 ] && grep -q "not supported by this kernel" $T/err'
@@ -122,7 +128,7 @@ EOT
 	exit 0
 fi
 
-ktap_plan 73
+ktap_plan 79
 ktap_note "kernel $(uname -r), SCHED_NOTICK class: $([ $HAVE = 1 ] && echo yes || echo no)"
 T "the test kernel has the SCHED_NOTICK class" '[ $HAVE = 1 ]'
 
@@ -275,10 +281,16 @@ T "status: CPU 1 row with the thread's PID and command" \
 	'[ $rc = 0 ] && grep -Eq "^ +1 yes +(running|stopped) +$own sleep +[0-9]+ +[0-9]+ +[0-9]+ +(yes|no|-) +([0-9]+|-)$" $T/out && grep -q "^grace period: " $T/out'
 nt status --json
 T "status --json: schema version, CPU 1 object with the thread" \
-	'[ $rc = 0 ] && [ "$(sed -n 2p $T/out)" = "  \"schema_version\": 1," ] && grep -q "{\"cpu\": 1, \"online\": true, \"pid\": $own, \"command\": \"sleep\", \"tick\": \"" $T/out'
+	'[ $rc = 0 ] && [ "$(sed -n 2p $T/out)" = "  \"schema_version\": 2," ] && grep -q "{\"cpu\": 1, \"online\": true, \"pid\": $own, \"command\": \"sleep\", \"tick\": \"" $T/out'
 nt status --noheadings
 T "status --noheadings: one row per CPU, no heading" \
 	'[ $rc = 0 ] && [ $(wc -l < $T/out) = 2 ] && grep -Eq "^ +1 yes +(running|stopped) +$own sleep " $T/out'
+nt --show $own
+T "--show on the owner: SCHED_NOTICK, affinity 1, owns CPU 1 and its tick" \
+	'[ $rc = 0 ] && grep -q "^pid $own.s current scheduling policy: SCHED_NOTICK$" $T/out && grep -q "^pid $own.s current affinity list: 1$" $T/out && grep -Eq "^pid $own owns CPU 1, tick (running|stopped)$" $T/out'
+nt --json --show $own
+T "--json --show on the owner: \"notick_cpu\": 1" \
+	'[ $rc = 0 ] && grep -q "{\"pid\": $own, \"command\": \"sleep\", \"policy\": \"SCHED_NOTICK\", \"policy_number\": 8, .*\"notick_cpu\": 1, \"tick\": \"" $T/out'
 nt --cpu 1 -- touch $T/ran
 T "busy CPU: exit 125 'CPU 1 is busy' names the owner, program not run" \
 	'[ $rc = 125 ] && grep -q "CPU 1 is busy: PID $own (sleep) already runs SCHED_NOTICK there" $T/err && [ ! -e $T/ran ]'
@@ -299,6 +311,8 @@ T "--reset after --pid: SCHED_NORMAL again" \
 	'[ $rc = 0 ] && [ "$(pol $victim)" = 0 ] && [ "$(owner)" = 0 ]'
 taskset -c 1 sleep 600 &
 s1=$!
+# taskset pins itself, then executes sleep: wait for the pin (setup)
+wait_for '[ "$(aff $s1)" = 1 ]'
 nt --pid $s1
 T "--pid without --cpu: uses the thread's single CPU" \
 	'[ $rc = 0 ] && [ "$(pol $s1)" = 8 ] && [ "$(owner)" = $s1 ]'
@@ -352,7 +366,7 @@ rloc=$(sed -n 's/^ *local timer interrupts (LOC) *//p' $T/rep.txt 2> /dev/null)
 T "--report: program runs as SCHED_NOTICK, exit 0" \
 	'[ $rc = 0 ] && grep -q "^policy=8 cpu=1 allowed=1$" $T/out'
 T "--report: text report with LOC, other interrupts, softirqs, context switches" \
-	'grep -q "SCHED_NOTICK report for PID [0-9]* ($P) on CPU 1:" $T/rep.txt && grep -Eq "^  other interrupts +[0-9]+$" $T/rep.txt && grep -Eq "^  softirqs +[0-9]+$" $T/rep.txt && grep -Eq "^  involuntary ctxt switches +[0-9]+$" $T/rep.txt && grep -Eq "^  elapsed +[0-9]+\.[0-9]{6} s$" $T/rep.txt'
+	'grep -q "SCHED_NOTICK report for PID [0-9]* ($P) on CPU 1:" $T/rep.txt && grep -Eq "^  other interrupts +[0-9]+$" $T/rep.txt && grep -Eq "^  softirqs +[0-9]+$" $T/rep.txt && grep -Eq "^  nonvoluntary ctxt switches +[0-9]+$" $T/rep.txt && grep -Eq "^  elapsed +[0-9]+\.[0-9]{6} s$" $T/rep.txt'
 T "--report: LOC count ($rloc) within CPU 1's LOC delta around the run ($l0 -> $l1)" \
 	'[ -n "$rloc" ] && [ -n "$l0" ] && [ "$rloc" -le $((l1 - l0)) ]'
 [ -f $T/rep.txt ] && sed 's/^/# /' $T/rep.txt
@@ -360,9 +374,13 @@ taskset -c 1 $NT --report --json -O $T/rep.json -- $P sleeploop 20 10 > $T/out 2
 rc=$?
 vcs=$(sed -n 's/^ *"voluntary_ctxt_switches": \([0-9]*\),$/\1/p' $T/rep.json 2> /dev/null)
 T "--report --json: schema version, all keys present, cpu 1, exit_status 0" \
-	'[ $rc = 0 ] && grep -q "^  \"schema_version\": 1,$" $T/rep.json && grep -q "\"cpu\": 1," $T/rep.json && grep -q "\"exit_status\": 0," $T/rep.json && grep -q "\"local_timer_interrupts\": [0-9]*," $T/rep.json && grep -q "\"interrupts\": \[" $T/rep.json && grep -q "{\"name\": \"LOC\", \"description\": \"Local timer interrupts\", \"count\": [0-9]*}" $T/rep.json && grep -q "{\"name\": \"TIMER\", \"count\": [0-9]*}" $T/rep.json'
+	'[ $rc = 0 ] && grep -q "^  \"schema_version\": 2,$" $T/rep.json && grep -q "\"cpu\": 1," $T/rep.json && grep -q "\"exit_status\": 0," $T/rep.json && grep -q "\"local_timer_interrupts\": [0-9]*," $T/rep.json && grep -q "\"interrupts\": \[" $T/rep.json && grep -q "{\"name\": \"LOC\", \"description\": \"Local timer interrupts\", \"count\": [0-9]*}" $T/rep.json && grep -q "{\"name\": \"TIMER\", \"count\": [0-9]*}" $T/rep.json'
 T "--report --json: 20 sleeps give >= 20 voluntary context switches ($vcs)" \
 	'[ -n "$vcs" ] && [ "$vcs" -ge 20 ]'
+T "--report --json without --noise: no noise, not asked for, no tracefs instance made" \
+	'grep -q "^  \"noise\": null,$" $T/rep.json && grep -q "^  \"noise_unavailable\": \"not asked for (--noise)\",$" $T/rep.json && ! ls -d /sys/kernel/tracing/instances/notickctl.* > /dev/null 2>&1'
+T "--report --json: cpu_percent of a program that sleeps 20 x 10 ms is below 50 ($(sed -n 's/^  "cpu_percent": \(.*\),$/\1/p' $T/rep.json))" \
+	'c=$(sed -n "s/^  \"cpu_percent\": \([0-9]*\).*/\1/p" $T/rep.json); [ -n "$c" ] && [ "$c" -lt 50 ]'
 nt --report --cpu 1 -- $P exit 3
 T "--report: program's exit status (3) returned, report on stderr" \
 	'[ $rc = 3 ] && grep -q "report for PID" $T/err && grep -Eq "^  exit status +3$" $T/err'
@@ -478,6 +496,10 @@ sed 's/^/# stderr: /' $T/err
 snap $T/iso1
 T "--unisolate --cpu 1: exit 0, every file --isolate wrote as before it, byte for byte" \
 	'[ $rc = 0 ] && cmp -s $T/iso0 $T/iso1 && [ ! -e /run/notickctl/cpu1 ]'
+nt --unisolate --cpu 1
+snap $T/iso3
+T "--unisolate again, no record left: exit 1, nothing changed, --force named" \
+	'[ $rc = 1 ] && grep -q "no record of --isolate for CPU 1 (/run/notickctl/cpu1): nothing changed; --force" $T/err && cmp -s $T/iso1 $T/iso3'
 [ -s $T/iso0 ] && ! cmp -s $T/iso0 $T/iso1 && diff $T/iso0 $T/iso1 | sed 's/^/# /'
 T "--unisolate: the hand-tuned IRQ $SIRQ (ttyS1) is on CPU 1 again, not the default" \
 	'[ "$(cat /proc/irq/$SIRQ/smp_affinity_list)" = 1 ]'
@@ -486,6 +508,17 @@ cmp -s $T/isob $T/iso1 || { ktap_note "differences to the boot state, restored:"
 restore $T/isob
 snap $T/iso1
 T "guest state restored for later checks (files byte-identical to boot)" 'cmp -s $T/isob $T/iso1'
+
+# deploy/examples/90-notick.conf, as systemd-sysctl would apply it.
+g0=$(cat /proc/sys/kernel/sched_notick_grace_us)
+want=$(sed -n 's/^kernel.sched_notick_grace_us *= *//p' 90-notick.conf)
+echo 1234 > /proc/sys/kernel/sched_notick_grace_us
+sysctl -p 90-notick.conf > $T/out 2> $T/err
+rc=$?
+g1=$(cat /proc/sys/kernel/sched_notick_grace_us)
+echo $g0 > /proc/sys/kernel/sched_notick_grace_us
+T "deploy/examples/90-notick.conf applied with sysctl -p sets the grace to $want ($g1)" \
+	'[ $rc = 0 ] && [ -n "$want" ] && [ "$g1" = "$want" ] && [ ! -s $T/err ]'
 
 T "no SCHED_NOTICK thread left behind on CPU 1" '[ "$(owner)" = 0 ]'
 

@@ -1,7 +1,9 @@
 #!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Host tests of the notickctl binary: usage, exit codes, error messages and
-# "status" against fake /proc and /sys trees (NOTICKCTL_ROOT).  Safe on
+# "status" against fake /proc and /sys trees (NOTICKCTL_ROOT, which only
+# the test build test/notickctl honours; the installed notickctl must
+# ignore it, checked first).  Safe on
 # the host: the host kernel has no SCHED_NOTICK, and every conversion
 # attempted here fails and must leave the target as it was.
 # With tests/shim.c preloaded as a stand-in for a kernel with the class,
@@ -11,9 +13,10 @@
 # The tests run pinned to CPUs 0 and 1 (taskset -c 0,1), so that they see
 # the same CPUs on any host with at least two; TMPDIR may have spaces.
 #   cli.sh BUILDDIR TMPDIR      prints TAP (BUILDDIR has notickctl,
-#                               shim.so and ntprobe)
+#                               test/notickctl, shim.so and ntprobe)
 B=$1
-NT=$B/notickctl
+NT=$B/test/notickctl
+REL=$B/notickctl
 TMP=$2
 if [ "${NT_CLI_PINNED:-}" != 1 ]; then
 	if ! taskset -c 0,1 true 2> /dev/null; then
@@ -66,7 +69,7 @@ run --help
 check "--help exits 0 with usage on stdout" \
 	'[ $rc = 0 ] && grep -q "^Usage:" "$OUT" && [ ! -s "$ERR" ]'
 check "--help shows --isolate and --unisolate" \
-	'grep -q -- "--isolate" "$OUT" && grep -q -- "--unisolate --cpu <cpu>" "$OUT"'
+	'grep -q -- "--isolate" "$OUT" && grep -q -- "--unisolate \[--force\] --cpu <cpu>" "$OUT" && grep -q -- "--show <pid>" "$OUT"'
 check "--help documents every exit code" \
 	'(for c in 0 1 2 3 4 5 6 125 126 127; do grep -Eq "^ +$c +[a-zA-Z]" "$OUT" || exit 1; done)'
 for o in r R o i; do
@@ -87,6 +90,22 @@ run --cpu x true
 check "bad CPU number: exit 125" '[ $rc = 125 ] && grep -q "invalid CPU number" "$ERR"'
 run --pid 1 --reset 1
 check "--pid with --reset: exit 125" '[ $rc = 125 ] && [ ! -s "$OUT" ]'
+
+# --- the installed binary has no NOTICKCTL_ROOT ---
+R0="$TMP/root0"
+fakeroot "$R0" 0-1 0-1
+NOTICKCTL_ROOT=$R0 "$REL" status > "$OUT" 2> "$ERR"
+rc=$?
+if [ -e /proc/sys/kernel/sched_notick_grace_us ]; then
+	skip "the installed notickctl ignores NOTICKCTL_ROOT" "host kernel has SCHED_NOTICK"
+else
+	check "the installed notickctl ignores NOTICKCTL_ROOT (a fake tree with the class): 'not supported', exit 2" \
+		'[ $rc = 2 ] && grep -q "not supported by this kernel" "$ERR" && [ ! -s "$OUT" ]'
+fi
+NOTICKCTL_ROOT=$R0 "$NT" status > "$OUT" 2> "$ERR"
+rc=$?
+check "the test build honours NOTICKCTL_ROOT: status of the fake tree, exit 0" \
+	'[ $rc = 0 ] && grep -q "^grace period: 10000 us$" "$OUT"'
 
 # --- status against fake trees ---
 R="$TMP/root1"
@@ -110,7 +129,9 @@ run status --json
 check "status --json: CPU 1 object" \
 	'[ $rc = 0 ] && grep -q "{\"cpu\": 1, \"online\": true, \"pid\": 4321, \"command\": \"spinner\", \"tick\": \"stopped\", \"tick_stops\": 17, \"tick_restarts\": 16, \"yields\": 2, \"watchdog\": null, \"irqs\": null}" "$OUT"'
 check "status --json: schema version first, grace and offline CPU" \
-	'[ "$(sed -n 2p "$OUT")" = "  \"schema_version\": 1," ] && grep -q "\"grace_us\": 10000," "$OUT" && grep -q "{\"cpu\": 3, \"online\": false, \"pid\": null" "$OUT"'
+	'[ "$(sed -n 2p "$OUT")" = "  \"schema_version\": 2," ] && grep -q "\"grace_us\": 10000," "$OUT" && grep -q "{\"cpu\": 3, \"online\": false, \"pid\": null, \"command\": null, \"tick\": null" "$OUT"'
+check "status --json: no thread is null as in text '-' (CPU 2: pid 0 in sysfs)" \
+	'grep -q "{\"cpu\": 2, \"online\": true, \"pid\": null, \"command\": null, \"tick\": \"running\"" "$OUT"'
 run status --noheadings
 check "status --noheadings: the four rows only" \
 	'[ $rc = 0 ] && [ $(wc -l < "$OUT") = 4 ] && [ $(grep -Ec "^ +[0-9]+ (yes|no) " "$OUT") = 4 ]'
@@ -123,7 +144,7 @@ fakeroot "$R2" 0-1 0-1 nosysctl
 NOTICKCTL_ROOT=$R2
 run status
 check "status on a kernel without SCHED_NOTICK: exit 2" \
-	'[ $rc = 2 ] && grep -q "^notickctl: SCHED_NOTICK is not supported by this kernel$" "$ERR" && [ ! -s "$OUT" ]'
+	'[ $rc = 2 ] && grep -q "^notickctl: SCHED_NOTICK is not supported by this kernel (Linux .*): it needs Linux 6.1 with the notick project.s sched-notick series and CONFIG_SCHED_NOTICK=y" "$ERR" && [ ! -s "$OUT" ]'
 
 # --- CPU checks (fake tree: possible 0-3, online 0-2) ---
 NOTICKCTL_ROOT=$R
@@ -176,6 +197,7 @@ else
 	sleep 30 &
 	victim=$!
 	before=$(taskset -p $victim | sed 's/.*: //')
+	before_list=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$victim/status)
 	pol_before=$(chrt -p $victim | head -n 1 | sed 's/.*: //')
 	run --pid $victim --cpu 1
 	after=$(taskset -p $victim | sed 's/.*: //')
@@ -191,12 +213,48 @@ else
 	run --reset $victim
 	check "--reset of a thread that is not SCHED_NOTICK: exit 0, unchanged" \
 		'[ $rc = 0 ] && grep -q "pid $victim: not SCHED_NOTICK, unchanged" "$OUT"'
+	# The class is checked before anything is changed: the shim logs
+	# every sched_setaffinity() and sched_setattr() (none may come).
+	rm -f "$TMP/pins"
+	for args in "--pid $victim --cpu 1" "--all-tasks --pid $victim --cpu 1" \
+		    "--cpu 1 -- true" "--report --cpu 1 -- true"; do
+		# shellcheck disable=SC2086
+		LD_PRELOAD=$B/shim.so NT_SHIM_NOCLASS=1 NT_SHIM_LOGPIN=1 \
+			NT_SHIM_LOG="$TMP/pins" "$REL" $args > "$OUT" 2> "$ERR"
+		echo "rc=$?" >> "$TMP/pins"
+	done
+	check "no class: --pid, --all-tasks, a program and --report never pin nor switch (exits 2 2 125 125)" \
+		'[ "$(tr "\n" " " < "$TMP/pins")" = "rc=2 rc=2 rc=125 rc=125 " ]'
+	check "no class: the message names the kernel needed" \
+		'grep -q "not supported by this kernel (Linux $(uname -r)): it needs Linux 6.1 with the notick project.s sched-notick series and CONFIG_SCHED_NOTICK=y, such as the package .make kernel-deb. builds" "$ERR"'
+	# --show works on any kernel and changes nothing.
+	run --show $victim
+	check "--show on a SCHED_OTHER thread: chrt -p's lines, exit 0" \
+		'[ $rc = 0 ] && [ "$(cat "$OUT")" = "pid $victim'"'"'s current scheduling policy: SCHED_OTHER
+pid $victim'"'"'s current nice value: 0
+pid $victim'"'"'s current affinity list: $before_list" ]'
+	chrt -f -p 7 $victim 2> /dev/null
+	run --json --show $victim
+	check "--json --show on a FIFO 7 thread: policy, priority, affinity, command" \
+		'[ $rc = 0 ] && grep -q "{\"pid\": $victim, \"command\": \"sleep\", \"policy\": \"SCHED_FIFO\", \"policy_number\": 1, \"priority\": 7, \"nice\": 0, \"affinity\": \"$before_list\", \"notick_cpu\": null, \"tick\": null}" "$OUT"'
 	kill $victim 2>/dev/null
 	wait $victim 2>/dev/null
 fi
 
 # --- no such process ---
-run --pid 2147483646
+run --show 2147483646
+check "--show of a missing process: exit 6" \
+	'[ $rc = 6 ] && grep -q "PID 2147483646: no such process" "$ERR" && [ ! -s "$OUT" ]'
+"$B/ntprobe" threads "$TMP/show-tids" - - &
+sp=$!
+i=0; while [ ! -s "$TMP/show-tids" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+read st1 st2 < "$TMP/show-tids"
+run --all-tasks --show $st1
+check "--all-tasks --show: a policy line for each of the 2 threads ($st1 $st2)" \
+	'[ $rc = 0 ] && [ $(grep -c "current scheduling policy: SCHED_OTHER" "$OUT") = 2 ] && grep -q "^pid $st2.s current affinity list" "$OUT"'
+kill $sp 2> /dev/null; wait $sp 2> /dev/null
+LD_PRELOAD=$B/shim.so "$NT" --pid 2147483646 > "$OUT" 2> "$ERR"
+rc=$?
 check "--pid of a missing process: exit 6" \
 	'[ $rc = 6 ] && grep -q "PID 2147483646: no such process" "$ERR"'
 run --all-tasks --pid 2147483646
@@ -280,7 +338,20 @@ check "shim --report: child pinned to CPU 1, its exit status (3) returned" \
 check "shim --report: the child (not notickctl) was switched, once" \
 	'[ -n "$rpid" ] && [ "$(cat "$LOG")" = "setattr $rpid 8" ]'
 check "shim --report --json: schema version, cpu, exit status, LOC and every source" \
-	'[ "$(sed -n 2p "$TMP/rep.json")" = "  \"schema_version\": 1," ] && grep -q "^  \"cpu\": 1,$" "$TMP/rep.json" && grep -q "^  \"exit_status\": 3,$" "$TMP/rep.json" && grep -q "^  \"local_timer_interrupts\": [0-9]*,$" "$TMP/rep.json" && grep -q "{\"name\": \"LOC\", \"description\": \"Local timer interrupts\", \"count\": [0-9]*}" "$TMP/rep.json" && grep -q "{\"name\": \"TIMER\", \"count\": [0-9]*}" "$TMP/rep.json"'
+	'[ "$(sed -n 2p "$TMP/rep.json")" = "  \"schema_version\": 2," ] && grep -q "^  \"cpu\": 1,$" "$TMP/rep.json" && grep -q "^  \"exit_status\": 3,$" "$TMP/rep.json" && grep -q "^  \"local_timer_interrupts\": [0-9]*,$" "$TMP/rep.json" && grep -q "{\"name\": \"LOC\", \"description\": \"Local timer interrupts\", \"count\": [0-9]*}" "$TMP/rep.json" && grep -q "{\"name\": \"TIMER\", \"count\": [0-9]*}" "$TMP/rep.json"'
+ROOT=$R0; shim - --report --noise --json -O "$TMP/rep3.json" --cpu 1 -- \
+	sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done' "$(printf 'x\377y')"; ROOT=
+check "shim --report --json: argv with a non-UTF-8 byte escaped as \\ufffd" \
+	'[ $rc = 0 ] && grep -q "^  \"argv\": \[\"sh\", \"-c\", \"i=0; .*\", \"x\\\\ufffdy\"\],$" "$TMP/rep3.json"'
+cpu=$(sed -n 's/^  "cpu_percent": \([0-9.]*\),$/\1/p' "$TMP/rep3.json")
+want=$(awk -F'[:,]' '/"elapsed_ns"/ { e = $2 } /"user_us"/ { u = $2 } /"system_us"/ { s = $2 }
+	END { printf "%.1f", (u + s) * 100000 / e }' "$TMP/rep3.json")
+check "shim --report --json: cpu_percent ($cpu) is (user_us + system_us) / elapsed ($want)" \
+	'[ -n "$cpu" ] && [ "$cpu" = "$want" ]'
+check "shim --report --noise --json without tracefs: noise null, and why" \
+	'grep -q "^  \"noise\": null,$" "$TMP/rep3.json" && grep -q "^  \"noise_unavailable\": \"no tracefs (mount -t tracefs nodev /sys/kernel/tracing)\",$" "$TMP/rep3.json"'
+check "shim --report --json without --noise: noise null, not asked for" \
+	'grep -q "^  \"noise\": null,$" "$TMP/rep.json" && grep -q "^  \"noise_unavailable\": \"not asked for (--noise)\",$" "$TMP/rep.json"'
 shim - --report --json -O "$TMP/rep2.json" --cpu 1 -- \
 	sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.01; done'
 vcs=$(sed -n 's/^  "voluntary_ctxt_switches": \([0-9]*\),$/\1/p' "$TMP/rep2.json")
@@ -510,10 +581,15 @@ check "--unisolate after CPU 3 also left watchdog_cpumask (0,2): only CPU 1 give
 isoroot "$I"
 shim - --isolate --cpu 1 -- true
 rm "$REC"
+cp -a "$I" "$I.isolated"
 shim - --unisolate --cpu 1
-check "--unisolate without a record: watchdog and default mask get CPU 1 back, warned" \
-	'[ $rc = 0 ] && grep -q "^notickctl: no record of --isolate for CPU 1 (/run/notickctl/cpu1): putting it back into" "$ERR" && [ "$(cat "$I/proc/sys/kernel/watchdog_cpumask")" = 0-3 ] && [ "$(cat "$I/proc/irq/default_smp_affinity")" = f ]'
-check "--unisolate without a record: every IRQ left as it is" \
+check "--unisolate without a record: exit 1, nothing changed, --force named" \
+	'[ $rc = 1 ] && grep -q "^notickctl: no record of --isolate for CPU 1 (/run/notickctl/cpu1): nothing changed; --force puts CPU 1 back" "$ERR" && diff -r "$I" "$I.isolated" > /dev/null'
+rm -rf "$I.isolated"
+shim - --unisolate --force --cpu 1
+check "--unisolate --force without a record: watchdog and default mask get CPU 1 back, warned" \
+	'[ $rc = 0 ] && grep -q "^notickctl: no record of --isolate for CPU 1 (/run/notickctl/cpu1), --force: putting it back into" "$ERR" && [ "$(cat "$I/proc/sys/kernel/watchdog_cpumask")" = 0-3 ] && [ "$(cat "$I/proc/irq/default_smp_affinity")" = f ]'
+check "--unisolate --force without a record: every IRQ left as it is" \
 	'[ "$(irqaff 0)" = 0,2-3 ] && [ "$(irqaff 4)" = 0,2-3 ] && [ "$(irqaff 12)" = 3 ] && [ "$(irqaff 9)" = 2-3 ]'
 
 isoroot "$I"
@@ -606,6 +682,16 @@ finish $bg
 check "SIGINT during --unisolate: it completes (files as before, record removed), then 130" \
 	'[ $rc = 130 ] && same "$I" && [ ! -e "$REC" ]'
 
+isoroot "$I"
+mkdir -p "$I/proc/4711"
+echo irqbalance > "$I/proc/4711/comm"
+shim - --isolate --cpu 1 -- true
+check "--isolate with irqbalance running: warned, with the CPU to ban and how" \
+	'[ $rc = 0 ] && grep -q "^notickctl: irqbalance (PID 4711) runs and will move interrupts back onto CPU 1: ban the CPU with IRQBALANCE_BANNED_CPULIST=1 in /etc/default/irqbalance and restart it (systemctl restart irqbalance)$" "$ERR"'
+shim - --unisolate --cpu 1
+rm -rf "$I/proc/4711"
+check "--isolate without irqbalance: no such warning" '! grep -q irqbalance "$ERR"'
+isoroot "$I"
 shim - --isolate --report --cpu 1 -- true
 check "--isolate --report: report printed, isolation kept after the program" \
 	'[ $rc = 0 ] && grep -q "report for PID" "$ERR" && [ "$(irqaff 4)" = 0,2-3 ] && [ -s "$REC" ]'
@@ -623,6 +709,18 @@ shim - --unisolate --cpu 1
 check "--unisolate without the lockup detector: default 0d -> 02 again, IRQs as before" \
 	'[ $rc = 0 ] && [ ! -s "$ERR" ] && [ "$(cat "$I/proc/irq/default_smp_affinity")" = 02 ] && same "$I"'
 unset NOTICKCTL_ROOT
+
+# Every key of every JSON output is documented in notickctl(8).
+MAN=$(dirname "$0")/../notickctl.8
+LD_PRELOAD=$SHIM "$NT" --json --show $$ > "$TMP/show.json" 2> /dev/null
+NOTICKCTL_ROOT=$R "$NT" status --json > "$TMP/status.json" 2> /dev/null
+cat "$TMP/rep.json" "$TMP/rep3.json" "$TMP/show.json" "$TMP/status.json" |
+	grep -o '"[a-z_]*":' | tr -d '":' | sort -u > "$TMP/keys"
+undoc=$(while read -r k; do
+	grep -Eq "^\.[BIR]+ .*\b$k\b" "$MAN" || printf '%s ' "$k"
+done < "$TMP/keys")
+check "every JSON key of --report, status and --show ($(wc -l < "$TMP/keys") keys) is in notickctl(8)${undoc:+; missing: $undoc}" \
+	'[ -z "$undoc" ] && [ $(wc -l < "$TMP/keys") -ge 40 ]'
 
 echo "1..$n"
 [ $failed = 0 ]

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * LD_PRELOAD shim for the host CLI tests: stands in for a kernel with
  * SCHED_NOTICK by answering sched_setattr() itself.  Every call is
@@ -20,6 +20,11 @@
  * logged as "slow PATH" (or "slow setattr TID", "slow pin TID") when it
  * starts.
  *
+ * The class itself: access() finds /proc/sys/kernel/sched_notick_grace_us
+ * (that exact path, not one under a NOTICKCTL_ROOT) unless
+ * $NT_SHIM_NOCLASS is set; with $NT_SHIM_LOGPIN set, every
+ * sched_setaffinity() is logged as "pin TID".
+ *
  * Running out of memory: with $NT_SHIM_NOMEM=N, once N writes to files
  * under a /proc/ directory succeeded, every malloc(), calloc() and
  * realloc() fails with ENOMEM.
@@ -40,6 +45,7 @@
 
 long syscall(long number, ...);
 ssize_t write(int fd, const void *buf, size_t count);
+int access(const char *path, int mode);
 void *malloc(size_t n);
 void *calloc(size_t n, size_t size);
 void *realloc(void *p, size_t n);
@@ -224,10 +230,20 @@ ssize_t write(int fd, const void *buf, size_t count)
 	return n;
 }
 
+int access(const char *path, int mode)
+{
+	if (!strcmp(path, "/proc/sys/kernel/sched_notick_grace_us") &&
+	    !getenv("NT_SHIM_NOCLASS"))
+		return 0;
+	return (int)syscall(SYS_faccessat, AT_FDCWD, path, mode, 0);
+}
+
 int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
 {
 	long ms = CPU_COUNT_S(size, set) == 1 ? slow_ms("pin", 1) : 0;
 
+	if (getenv("NT_SHIM_LOGPIN"))
+		log_line("pin %ld\n", (long)pid);
 	if (ms > 0) {
 		log_line("slow pin %ld\n", (long)pid);
 		sleep_ms(ms);

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Host unit tests for notickctl: option parsing, CPU lists, /proc
  * parsing and report/status formatting.  Prints TAP; exits 1 on failure.
@@ -9,7 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counters.h"
+#include "cpulist.h"
+#include "format.h"
+#include "isolate.h"
+#include "json.h"
+#include "noise.h"
 #include "notickctl.h"
+#include "options.h"
+#include "report.h"
+#include "sysinfo.h"
 
 static int tests_run, tests_failed;
 
@@ -114,7 +123,7 @@ static void test_options(void)
 	   "options: --reset with --cpu is refused (%s)", err);
 
 	rc = parse(&o, err, "--pid", "1", "--reset", "2", NULL);
-	ok(rc == NT_EXIT_OWN && strstr(err, "--pid and --reset"),
+	ok(rc == NT_EXIT_OWN && strstr(err, "--pid, --reset and --show"),
 	   "options: --pid with --reset is refused (%s)", err);
 
 	rc = parse(&o, err, "--cpu", "abc", "app", NULL);
@@ -161,9 +170,49 @@ static void test_options(void)
 	ok(rc == 0 && o.mode == NT_MODE_STATUS && o.json,
 	   "options: status --json");
 
-	rc = parse(&o, err, "-j", "status", NULL);
+	rc = parse(&o, err, "-J", "status", NULL);
 	ok(rc == 0 && o.mode == NT_MODE_STATUS && o.json,
-	   "options: -j status");
+	   "options: -J status (util-linux's -J, --json)");
+
+	rc = parse(&o, err, "status", "-n", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_STATUS && o.noheadings,
+	   "options: status -n (util-linux's -n, --noheadings)");
+
+	rc = parse(&o, err, "-j", "status", NULL);
+	ok(rc == NT_EXIT_OWN && strstr(err, "invalid option -- 'j'"),
+	   "options: -j is not an option any more (%s)", err);
+
+	rc = parse(&o, err, "--show", "42", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_SHOW && o.pid == 42 && !o.json,
+	   "options: --show 42");
+
+	rc = parse(&o, err, "-a", "-J", "--show", "42", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_SHOW && o.all_tasks && o.json,
+	   "options: -a -J --show 42");
+
+	rc = parse(&o, err, "--show", "42", "--cpu", "1", NULL);
+	ok(rc == NT_EXIT_OWN && strstr(err, "--show accepts only"),
+	   "options: --show with --cpu is refused (%s)", err);
+
+	rc = parse(&o, err, "--show", "42", "--pid", "42", NULL);
+	ok(rc == NT_EXIT_OWN && strstr(err, "only one of --pid, --reset and --show"),
+	   "options: --show with --pid is refused (%s)", err);
+
+	rc = parse(&o, err, "--report", "--noise", "--cpu", "1", "app", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_RUN && o.report && o.noise,
+	   "options: --report --noise");
+
+	rc = parse(&o, err, "--noise", "--cpu", "1", "app", NULL);
+	ok(rc == NT_EXIT_OWN && strstr(err, "--noise applies only to --report"),
+	   "options: --noise without --report is refused (%s)", err);
+
+	rc = parse(&o, err, "--unisolate", "--force", "--cpu", "1", NULL);
+	ok(rc == 0 && o.mode == NT_MODE_UNISOLATE && o.force,
+	   "options: --unisolate --force --cpu 1");
+
+	rc = parse(&o, err, "--force", "--cpu", "1", "app", NULL);
+	ok(rc == NT_EXIT_OWN && strstr(err, "--force applies only to --unisolate"),
+	   "options: --force without --unisolate is refused (%s)", err);
 
 	rc = parse(&o, err, "--", "status", NULL);
 	ok(rc == 0 && o.mode == NT_MODE_RUN && !strcmp(o.prog_argv[0], "status"),
@@ -274,7 +323,7 @@ static void test_options(void)
 	   "options: --unisolate with a program is refused (%s)", err);
 
 	rc = parse(&o, err, "-u", "-c", "1", "--pid", "5", NULL);
-	ok(rc == NT_EXIT_OWN && !strcmp(err, "--unisolate accepts only --cpu"),
+	ok(rc == NT_EXIT_OWN && !strcmp(err, "--unisolate accepts only --cpu and --force"),
 	   "options: --unisolate with --pid is refused (%s)", err);
 
 	rc = parse(&o, err, "-u", "-I", "-c", "1", NULL);
@@ -526,6 +575,8 @@ static void test_proc_parsing(void)
 	   "status: field names must match at line start");
 }
 
+static char *report_argv[] = { "./sp\"in", "\xff-x", NULL };
+
 static void make_report(struct nt_report *r)
 {
 	struct nt_counters b, a;
@@ -555,6 +606,52 @@ static void make_report(struct nt_report *r)
 	r->tick_stops = 4;
 	r->tick_restarts = 3;
 	r->yields = 1;
+	r->argv = report_argv;
+	r->noise.asked = 1;
+	r->noise.measured = 1;
+	r->noise.total_us = 57;
+	r->noise.worst_us = 40;
+	r->noise.count = 3;
+	r->noise.irq_us = 12;
+	r->noise.softirq_us = 5;
+	r->noise.thread_us = 40;
+}
+
+/* nt_json_string(@in) is @want */
+static int json_is(const char *in, const char *want)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int same;
+
+	nt_json_string(f, in);
+	fclose(f);
+	same = !strcmp(buf, want);
+	if (!same)
+		diag("json of '%s': %s, want %s", in ? in : "(null)", buf, want);
+	free(buf);
+	return same;
+}
+
+static void test_json_utf8(void)
+{
+	ok(json_is("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+		   "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\""),
+	   "json: valid 2, 3 and 4-byte UTF-8 passes through");
+	ok(json_is("a\xff" "b\xfe", "\"a\\ufffdb\\ufffd\""),
+	   "json: bytes 0xff and 0xfe become \\ufffd each");
+	ok(json_is("\xc3", "\"\\ufffd\"") && json_is("x\xe2\x82", "\"x\\ufffd\\ufffd\""),
+	   "json: a truncated sequence: one \\ufffd per byte");
+	ok(json_is("\xc0\xaf", "\"\\ufffd\\ufffd\"") &&
+	   json_is("\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\""),
+	   "json: overlong forms are not UTF-8");
+	ok(json_is("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"") &&
+	   json_is("\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""),
+	   "json: surrogates and code points above U+10FFFF are not UTF-8");
+	ok(json_is("\x80x", "\"\\ufffdx\""), "json: a lone continuation byte");
+	ok(json_is("del\x7f", "\"del\\u007f\"") && json_is(NULL, "null"),
+	   "json: DEL escaped; NULL prints null");
 }
 
 static void test_report_format(void)
@@ -575,7 +672,7 @@ static void test_report_format(void)
 	   strstr(t, "  system time                  0.001500 s\n"),
 	   "text report: times");
 	ok(t && strstr(t, "  voluntary ctxt switches      2\n") &&
-	   strstr(t, "  involuntary ctxt switches    1\n"),
+	   strstr(t, "  nonvoluntary ctxt switches   1\n"),
 	   "text report: context switches");
 	ok(t && strstr(t, "  local timer interrupts (LOC) 3\n"),
 	   "text report: local timer line");
@@ -610,8 +707,9 @@ static void test_report_format(void)
 	nt_counters_free(&r.softirqs);
 	make_report(&r);
 	t = capture_report(&r, 1);
-	ok(t && STARTS(t, "{\n  \"schema_version\": 1,\n  \"pid\": 4242,") && strstr(t, "\"pid\": 4242,\n  \"cpu\": 1,\n"
+	ok(t && STARTS(t, "{\n  \"schema_version\": 2,\n  \"pid\": 4242,") && strstr(t, "\"pid\": 4242,\n  \"cpu\": 1,\n"
 			  "  \"program\": \"./sp\\\"in\",\n"
+			  "  \"argv\": [\"./sp\\\"in\", \"\\ufffd-x\"],\n"
 			  "  \"exit_status\": 3,\n  \"signal\": null,\n"),
 	   "json report: identity, escaping and exit status");
 	ok(t && strstr(t, "\"elapsed_ns\": 2500000123,\n") &&
@@ -630,7 +728,38 @@ static void test_report_format(void)
 	   "json report: every source listed, zeros included");
 	ok(t && strstr(t, "\"notick\": {\"tick_stops\": 4, \"tick_restarts\": 3, \"yields\": 1}\n}\n"),
 	   "json report: notick counters and closing brace");
+	ok(t && strstr(t, ",\n  \"cpu_percent\": 96.1,\n") &&
+	   strstr(t, ",\n  \"noise\": {\"total_us\": 57, \"worst_us\": 40, \"count\": 3, \"irq_us\": 12, \"softirq_us\": 5, \"thread_us\": 40},\n  \"noise_unavailable\": null,\n"),
+	   "json report: cpu_percent (2.4015 s of 2.5 s) and the noise");
 	free(t);
+	r.noise.measured = 0;
+	snprintf(r.noise.why, sizeof(r.noise.why), "no tracefs");
+	r.elapsed_ns = 0;
+	t = capture_report(&r, 1);
+	ok(t && strstr(t, "\"cpu_percent\": null,\n  \"noise\": null,\n  \"noise_unavailable\": \"no tracefs\",\n"),
+	   "json report: no elapsed time and no trace give nulls and the reason");
+	free(t);
+	t = capture_report(&r, 0);
+	ok(t && strstr(t, "  noise                        not measured: no tracefs\n") &&
+	   !strstr(t, "CPU time / elapsed"),
+	   "text report: noise asked for, not measured, and why");
+	free(t);
+	r.noise.asked = 0;
+	t = capture_report(&r, 0);
+	ok(t && !strstr(t, "noise"),
+	   "text report: no noise line when --noise was not given");
+	free(t);
+	nt_counters_free(&r.irqs);
+	nt_counters_free(&r.softirqs);
+	make_report(&r);
+	t = capture_report(&r, 0);
+	ok(t && strstr(t, "  CPU time / elapsed           96.1 %\n") &&
+	   strstr(t, "  noise                        57 us in 3 interruptions\n") &&
+	   strstr(t, "  worst interruption           40 us\n") &&
+	   strstr(t, "    irq              12 us\n") &&
+	   strstr(t, "    softirq           5 us\n") &&
+	   strstr(t, "    thread           40 us\n"),
+	   "text report: CPU share, noise total, worst and by kind");
 	r.exited = 0;
 	r.status = 15;
 	r.have_notick = 0;
@@ -653,6 +782,7 @@ static void test_report_format(void)
 		   "json: string escaping (%s)", buf);
 		free(buf);
 	}
+	test_json_utf8();
 }
 
 static void test_status_format(void)
@@ -703,7 +833,7 @@ static void test_status_format(void)
 	f = open_memstream(&buf, &len);
 	nt_status_print_json(f, -1, 1, rows, 2);
 	fclose(f);
-	ok(STARTS(buf, "{\n  \"schema_version\": 1,\n  \"grace_us\": -1,") &&
+	ok(STARTS(buf, "{\n  \"schema_version\": 2,\n  \"grace_us\": -1,") &&
 	   strstr(buf, "{\"cpu\": 1, \"online\": true, \"pid\": 321, \"command\": \"spin\", \"tick\": \"stopped\", \"tick_stops\": 5, \"tick_restarts\": 4, \"yields\": 2, \"watchdog\": false, \"irqs\": 0}") &&
 	   strstr(buf, "\"yields\": null, \"watchdog\": null, \"irqs\": null}") &&
 	   strstr(buf, "{\"cpu\": 0, \"online\": true, \"pid\": null, \"command\": null, \"tick\": null, \"tick_stops\": null"),
@@ -808,6 +938,94 @@ static void test_isolate_units(void)
 	cpuset_free(on);
 }
 
+/* A per-CPU trace of PID 77 on CPU 1, in tracefs' text format. */
+static const char trace_text[] =
+	"# tracer: nop\n"
+	"#\n"
+	"# entries-in-buffer/entries-written: 14/14   #P:2\n"
+	"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+	"          <idle>-0       [001] d.h1.   100.000010: local_timer_entry: vector=236\n"
+	"          <idle>-0       [001] d.h1.   100.000015: local_timer_exit: vector=236\n"
+	"          <idle>-0       [001] d..2.   100.000100: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sp in] [001] x prev_pid=5 next_pid=77 next_prio=0\n"
+	"    sp in] [0-77      [001] d.h1.   100.001000: local_timer_entry: vector=236\n"
+	"    sp in] [0-77      [001] d.h1.   100.001004: local_timer_exit: vector=236\n"
+	"    sp in] [0-77      [001] ..s1.   100.001004: softirq_entry: vec=1 [action=TIMER]\n"
+	"    sp in] [0-77      [001] d.h2.   100.001006: call_function_entry: vector=251\n"
+	"    sp in] [0-77      [001] d.h2.   100.001008: call_function_exit: vector=251\n"
+	"    sp in] [0-77      [001] ..s1.   100.001010: softirq_exit: vec=1 [action=TIMER]\n"
+	"    sp in] [0-77      [001] d..2.   100.002000: sched_switch: prev_comm=sp in prev_pid=77 prev_prio=0 prev_state=R+ ==> next_comm=kworker/1:1 next_pid=30 next_prio=120\n"
+	"     kworker/1:1-30      [001] d..2.   100.002040: sched_switch: prev_comm=kworker/1:1 prev_pid=30 prev_prio=120 prev_state=I ==> next_comm=sp in next_pid=77 next_prio=0\n"
+	"    sp in] [0-77      [001] d..2.   100.003000: sched_switch: prev_comm=sp in prev_pid=77 prev_prio=0 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
+	"          <idle>-0       [001] d.h1.   100.004000: local_timer_entry: vector=236\n"
+	"          <idle>-0       [001] d.h1.   100.004100: local_timer_exit: vector=236\n";
+
+static void test_noise(void)
+{
+	struct nt_noise n;
+	int rc;
+
+	rc = nt_noise_parse(trace_text, 77, &n);
+	ok(rc == 0 && n.measured, "noise: a trace with PID 77's switches parses");
+	ok(n.count == 2 && n.total_us == 50 && n.worst_us == 40,
+	   "noise: 2 interruptions, 10 us (irq, softirq, IPI nested) + 40 us preempted = 50, worst 40 (%llu, %llu, %llu)",
+	   n.count, n.total_us, n.worst_us);
+	ok(n.irq_us == 4 && n.softirq_us == 6 && n.thread_us == 40,
+	   "noise: by kind: irq 4, softirq 6 (with its nested IPI), thread 40 (%llu %llu %llu)",
+	   n.irq_us, n.softirq_us, n.thread_us);
+	rc = nt_noise_parse(trace_text, 78, &n);
+	ok(rc == -1 && !n.measured,
+	   "noise: no switch of the PID in the trace: not measured");
+	rc = nt_noise_parse("    sp-77 [001] d..2.   1.000000: sched_switch: prev_comm=a prev_pid=5 prev_prio=1 prev_state=S ==> next_comm=sp next_pid=77 next_prio=0\n"
+			    "    sp-77 [001] d.h1.   1.000500: local_timer_entry: vector=236\n", 77, &n);
+	ok(rc == 0 && n.count == 1 && n.total_us == 0,
+	   "noise: an interruption cut off by the end of the trace counts to its last event");
+}
+
+static void test_show_format(void)
+{
+	struct nt_thread_info t[2];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(t, 0, sizeof(t));
+	t[0].tid = 10;
+	strcpy(t[0].comm, "spin");
+	t[0].policy = SCHED_NOTICK;
+	strcpy(t[0].affinity, "1");
+	t[0].notick_cpu = 1;
+	strcpy(t[0].tick, "stopped");
+	t[1].tid = 11;
+	strcpy(t[1].comm, "w\xff");
+	t[1].policy = 1;
+	t[1].priority = 10;
+	strcpy(t[1].affinity, "0-1");
+	t[1].notick_cpu = -1;
+	f = open_memstream(&buf, &len);
+	nt_show_print_text(f, t, 2);
+	fclose(f);
+	ok(!strcmp(buf, "pid 10's current scheduling policy: SCHED_NOTICK\n"
+			"pid 10's current nice value: 0\n"
+			"pid 10's current affinity list: 1\n"
+			"pid 10 owns CPU 1, tick stopped\n"
+			"pid 11's current scheduling policy: SCHED_FIFO\n"
+			"pid 11's current scheduling priority: 10\n"
+			"pid 11's current affinity list: 0-1\n"),
+	   "show text: chrt -p's lines, and the CPU owned");
+	free(buf);
+	f = open_memstream(&buf, &len);
+	nt_show_print_json(f, t, 2);
+	fclose(f);
+	ok(STARTS(buf, "{\n  \"schema_version\": 2,\n  \"threads\": [\n") &&
+	   strstr(buf, "{\"pid\": 10, \"command\": \"spin\", \"policy\": \"SCHED_NOTICK\", \"policy_number\": 8, \"priority\": 0, \"nice\": 0, \"affinity\": \"1\", \"notick_cpu\": 1, \"tick\": \"stopped\"}") &&
+	   strstr(buf, "{\"pid\": 11, \"command\": \"w\\ufffd\", \"policy\": \"SCHED_FIFO\", \"policy_number\": 1, \"priority\": 10, \"nice\": 0, \"affinity\": \"0-1\", \"notick_cpu\": null, \"tick\": null}"),
+	   "show json: every key, nulls, a non-UTF-8 command escaped");
+	free(buf);
+	ok(!strcmp(nt_policy_name(4), "unknown") && !strcmp(nt_policy_name(7), "unknown") &&
+	   !strcmp(nt_policy_name(6), "SCHED_DEADLINE") && !strcmp(nt_policy_name(99), "unknown"),
+	   "policy names: 4 and 7 unknown, 6 SCHED_DEADLINE");
+}
+
 static void test_exit_codes(void)
 {
 	ok(nt_errno_exit(EPERM) == NT_EXIT_PERM &&
@@ -874,6 +1092,8 @@ int main(void)
 	test_proc_parsing();
 	test_report_format();
 	test_status_format();
+	test_show_format();
+	test_noise();
 	test_isolate_units();
 	test_exit_codes();
 	test_real_proc();

@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The front page and docs/: README.md under 150 lines, its first command
+# the apt-get line; every Markdown table fits 100 columns; the two .rst
+# pages are what deploy/render-docs.sh renders from the patched tree
+# (make docs) and parse outside the kernel (docutils, errors fatal);
+# every docs/ link of README.md exists.  Prints TAP.
+. "$(dirname "${BASH_SOURCE[0]}")/../../qemu/lib.sh"
+echo "TAP version 13"
+echo "1..5"
+n=0 failed=0
+check() {
+	n=$((n + 1))
+	if eval "$2"; then echo "ok $n - $1"; else failed=$((failed + 1)); echo "not ok $n - $1"; fi
+}
+cd "$TOP" || exit 1
+lines=$(wc -l < README.md)
+first=$(grep -m 1 '^    [a-z]' README.md)
+check "README.md is a front page: $lines lines (< 150), first command: $first" \
+	'[ "$lines" -lt 150 ] && [ "${first#    apt-get }" != "$first" ]'
+wide=$(awk 'FNR == 1 { f = FILENAME } /^\|/ && length > 100 { print f ":" FNR }' README.md docs/*.md CHANGELOG.md)
+check "every table fits 100 columns${wide:+: $wide}" '[ -z "$wide" ]'
+"$TOP/qemu/tree.sh" > /dev/null 2>&1 && "$TOP/deploy/render-docs.sh" --check > "$BUILD/test/host/docs.render" 2>&1
+rc=$?
+sed 's/^/# /' "$BUILD/test/host/docs.render"
+check "docs/sched-notick.rst and docs/offsched.rst are the patched tree's (make docs)" '[ $rc = 0 ]'
+check "both .rst pages parse outside the kernel (rst2html, errors fatal)" \
+	'rst2html --halt=error docs/sched-notick.rst > /dev/null && rst2html --halt=error docs/offsched.rst > /dev/null'
+missing=$(grep -o '](docs/[^)]*)\|](CHANGELOG.md)\|](LICENSE)' README.md | sed 's/^](//; s/)$//' |
+	while read -r f; do [ -e "$f" ] || printf '%s ' "$f"; done)
+check "every file README.md links to exists${missing:+; missing: $missing}" '[ -z "$missing" ]'
+[ $failed = 0 ]
