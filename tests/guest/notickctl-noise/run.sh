@@ -24,12 +24,14 @@ ktap_plan 5
 ktap_note "kernel $(uname -r)"
 
 # A SCHED_NOTICK spinner on CPU 1 with a CFS task runnable there: the
-# program forks a child (SCHED_NORMAL, still allowed on CPU 1 only) that
-# spins, and executes the spinner itself (exec keeps the class). The
-# grace period lets the child run, so the spinner is switched out while
-# still runnable (thread noise) and yields.
+# program forks a child that pins itself to CPU 1 (a child of a
+# SCHED_NOTICK thread gets its cpuset's CPUs, sched_notick_fork(), so
+# it asks for CPU 1 with taskset) and spins, and executes the spinner
+# itself (exec keeps the class). The grace period lets the child run,
+# so the spinner is switched out while still runnable (thread noise)
+# and yields.
 $NT --report --noise --json -O $T/rep.json --cpu 1 -- \
-	sh -c "$P spin 300 > /dev/null & exec $P spin 1000" > $T/out 2> $T/err
+	sh -c "taskset -c 1 $P spin 300 > /dev/null & exec $P spin 1000" > $T/out 2> $T/err
 rc=$?
 total=$(key total_us) worst=$(key worst_us) count=$(key count)
 irq=$(key irq_us) soft=$(key softirq_us) thread=$(key thread_us) yields=$(key yields)
