@@ -12,9 +12,10 @@
  *                                to; the first is the main thread); write
  *                                their TIDs to FILE, then sleep forever
  *   ntprobe drop CMD [ARG...]    run CMD as user/group 65534 (no caps)
- *   ntprobe dfl CMD [ARG...]     run CMD with SIGINT and SIGQUIT at their
- *                                default action (a shell ignores them in
- *                                its background jobs)
+ *   ntprobe dfl CMD [ARG...]     run CMD with SIGINT, SIGQUIT and SIGHUP
+ *                                at their default action (a shell ignores
+ *                                the first two in its background jobs,
+ *                                nohup the third)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -188,6 +189,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "dfl") && argc > 2) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		execvp(argv[2], argv + 2);
 		perror("ntprobe: exec");
 		return 127;

@@ -281,8 +281,9 @@ shim() {
 }
 aff() { taskset -p "$1" | sed 's/.*: //'; }
 # shim_bg SLOWSPEC FAILSPEC ARGS...: start notickctl with the shim in the
-# background, with SIGINT and SIGQUIT at their default action (a shell
-# ignores them in its background jobs); sets bg
+# background, with SIGINT, SIGQUIT and SIGHUP at their default action (a
+# shell ignores the first two in its background jobs, nohup the third);
+# sets bg
 shim_bg() {
 	sl=$1 fs=$2
 	shift 2
