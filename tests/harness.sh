@@ -122,7 +122,7 @@ console_problem() {
 		echo "no console log"
 	elif [ ! -s "$2" ]; then
 		echo "the console log is empty"
-	elif ! tr -d '\r' < "$2" | grep -aqE "^notick: kernel .*, suite $1, stage [0-9]+\$"; then
+	elif ! grep -aqE "^notick: kernel .*, suite $1, stage [0-9]+" "$2"; then
 		echo "the guest never started the suite (no \"suite $1\" banner of /init on the console)"
 	fi
 }

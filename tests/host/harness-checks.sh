@@ -15,10 +15,11 @@ notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; sed 's/^/# /' "$tmp/out" | tail -n 15; fi; }
 
 echo "TAP version 13"
-echo "1..16"
+echo "1..17"
 
 # guest SUITE: run_guest_suite SUITE on a fake boot that writes $KTAP to
-# ktap.log, $CONSOLE to console.log (unless NOCONSOLE is set) and $QEMULOG
+# ktap.log, $CONSOLE (or the file $CONSOLEFILE) to console.log (neither
+# when NOCONSOLE is set) and $QEMULOG
 # to qemu.log, and exits $BRC; what the harness prints in $tmp/out.
 HB="$tmp/build"
 guest() {
@@ -31,7 +32,11 @@ guest() {
 			mkdir -p "$out"
 			rm -f "$out"/*.log
 			printf '%s' "${KTAP:-}" > "$out/ktap.log"
-			[ -n "${NOCONSOLE:-}" ] || printf '%s' "${CONSOLE:-}" > "$out/console.log"
+			if [ -n "${CONSOLEFILE:-}" ]; then
+				cp "$CONSOLEFILE" "$out/console.log"
+			elif [ -z "${NOCONSOLE:-}" ]; then
+				printf '%s' "${CONSOLE:-}" > "$out/console.log"
+			fi
 			printf '%s' "${QEMULOG:-}" > "$out/qemu.log"
 			return "${BRC:-0}"
 		}
@@ -63,6 +68,11 @@ POWEROFF=(
 KTAP=$(ktap $P 14) CONSOLE=$(console $P "${POWEROFF[@]}") guest $P
 check "harness: offsched-poweroff with a good console passes its console checks" \
 	'! grep -q "^FAIL" "$tmp/out" && [ "$(grep -c "^PASS $P: shutdown: " "$tmp/out")" = 4 ] && grep -q "^PASS $P: kernel log clean" "$tmp/out"'
+# A long console (a real boot's): the banner found whatever follows it.
+console $P "${POWEROFF[@]}" $(seq -f "[   30.0] line %g" 1 20000) > "$tmp/long"
+KTAP=$(ktap $P 14) CONSOLEFILE=$tmp/long guest $P
+check "harness: a console of 300 kB passes its console checks too" \
+	'! grep -q "^FAIL" "$tmp/out" && grep -q "^PASS $P: kernel log clean" "$tmp/out"'
 KTAP=$(ktap $P 14) CONSOLE= guest $P
 check "harness: an empty console fails every console check, none passes" \
 	'[ "$(grep -c "^FAIL $P: shutdown: .*(the console log is empty" "$tmp/out")" = 4 ] &&
