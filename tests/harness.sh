@@ -24,7 +24,12 @@
 # A suite's boot fails when the guest panics, hangs past its time limit
 # (also after the end of the suite: the guest must shut down by itself),
 # stops before the end of its plan, or logs a kernel warning; its console
-# log is kept in build/test/<suite>/console.log.
+# log is kept in build/test/<suite>/console.log.  Every check that reads
+# the console fails when it is missing, empty or shows no start of the
+# suite; QEMU failing is a failure of its own, with qemu.log's tail; a
+# failed check's KTAP diagnostics are printed under it.  At the end of the
+# run, tests/expected-suites: every suite listed and in the tree, each one
+# run reporting at least its minimum of checks.
 # A suite may span kexecs (tests/guest/lib/kexec.sh): its KTAP is the
 # stream of every kernel it runs; each stage announced by "# notick: kexec
 # to stage N" must start ("# notick: stage N of suite S"). A crash the suite
@@ -36,6 +41,7 @@ set -uo pipefail
 
 flavour=test only=
 pass=0 fail=0 skip=0 xfail=0
+declare -A ran=()	# checks reported, by suite name (SUITE, SUITE[FRAG], host/T)
 result() {	# result PASS|FAIL|SKIP|XFAIL name [detail]
 	case $1 in
 	PASS) pass=$((pass + 1)) ;;
@@ -47,12 +53,17 @@ result() {	# result PASS|FAIL|SKIP|XFAIL name [detail]
 }
 
 # Parse top-level KTAP/TAP result lines of one stream (stdin) as tests of
-# $1; sets ktap_count, ktap_plan.
+# $1; sets ktap_count, ktap_plan.  The diagnostics ("# ..." lines) after a
+# failed result are printed under it, up to 40 lines: CI keeps only what
+# make test prints (VERBOSE=1: every diagnostic line).
 parse_ktap() {
-	local prefix=$1 line n desc directive
+	local prefix=$1 line n desc directive diag=-1
 	ktap_count=0 ktap_plan=
 	while IFS= read -r line; do
 		line=${line%$'\r'}
+		case "$line" in
+		"ok "*|"not ok "*) diag=-1 ;;
+		esac
 		case "$line" in
 		1..*) ktap_plan=${line#1..} ;;
 		"ok "*|"not ok "*)
@@ -66,7 +77,7 @@ parse_ktap() {
 				# is shown and counted apart, never as passed.
 				case "$directive" in
 				[Tt][Oo][Dd][Oo]*) result XFAIL "$prefix: $desc" "$directive" ;;
-				*) result FAIL "$prefix: $desc" "$directive" ;;
+				*) result FAIL "$prefix: $desc" "$directive"; diag=0 ;;
 				esac ;;
 			*)
 				case "$directive" in
@@ -75,7 +86,16 @@ parse_ktap() {
 				*) result PASS "$prefix: $desc" ;;
 				esac ;;
 			esac ;;
-		"# "*) [ -n "${VERBOSE:-}" ] && echo "     $line" ;;
+		"#"*)
+			if [ -n "${VERBOSE:-}" ]; then
+				echo "     $line"
+			elif [ $diag -ge 0 ] && [ $diag -lt 40 ]; then
+				echo "     $line"
+				diag=$((diag + 1))
+			elif [ $diag = 40 ]; then
+				echo "     # ... (more in the log)"
+				diag=41
+			fi ;;
 		esac
 	done
 }
@@ -91,6 +111,20 @@ parse_kunit() {
 			sub(/^(not )?ok [0-9]+ (- )?/, "", line)
 			printf "%s 1 - %s.%s\n", st, suite, line
 		}'
+}
+
+# console_problem SUITE LOG: why LOG cannot be read as the console of a
+# boot that ran SUITE (nothing when it can): missing, empty, or without
+# /init's banner for SUITE.  Every check that reads the console fails then:
+# an empty console shows no warning and no shutdown message either.
+console_problem() {
+	if [ ! -f "$2" ]; then
+		echo "no console log"
+	elif [ ! -s "$2" ]; then
+		echo "the console log is empty"
+	elif ! grep -aqE "^notick: kernel .*, suite $1, stage [0-9]+" "$2"; then
+		echo "the guest never started the suite (no \"suite $1\" banner of /init on the console)"
+	fi
 }
 
 # boot ARGS...: qemu/boot.sh (a function, so that a test can replace it)
@@ -130,8 +164,22 @@ run_guest_suite() {
 	rc=$?
 	# Each boot's share of make test's time budget
 	say "suite $name: booted and ran in $((SECONDS - t0)) s"
-	tr -d '\r' < "$out/ktap.log" > "$out/ktap.txt" 2>/dev/null || : > "$out/ktap.txt"
+	# QEMU exits 0 when the guest reboots or powers off (-no-reboot), 124
+	# when the time limit killed it: anything else is QEMU (or boot.sh)
+	# failing, whose words are in qemu.log (boot.sh's own on stderr).
+	if [ $rc != 0 ] && [ $rc != 124 ]; then
+		if [ -s "$out/qemu.log" ]; then
+			result FAIL "$name: QEMU ran" "exit $rc; see ${out#"$TOP"/}/qemu.log"
+			tail -n 20 "$out/qemu.log" | sed 's/^/     # /'
+		else
+			result FAIL "$name: QEMU ran" "exit $rc, qemu.log empty or missing: any message of qemu/boot.sh's is above"
+		fi
+	fi
+	local cproblem
+	cproblem=$(console_problem "$s" "$out/console.log")
+	{ tr -d '\r' < "$out/ktap.log"; } > "$out/ktap.txt" 2>/dev/null || : > "$out/ktap.txt"
 	parse_ktap "$name" < "$out/ktap.txt"
+	ran[$name]=$ktap_count
 	if ! grep -q "^# notick: end of suite $s" "$out/ktap.txt"; then
 		local why="exit $rc"
 		[ $rc = 124 ] && why="hung: killed after ${limit}s"
@@ -150,11 +198,19 @@ run_guest_suite() {
 			result FAIL "$name: stage $n booted" "no stage $n after the kexec; see ${out#"$TOP"/}/console.log"
 	done
 	if [ -f "$TOP/tests/guest/$s/shutdown" ]; then
-		local re after
+		local re after unseen=$cproblem
 		after=$(sed -n '/^notick: end of suite /,$p' "$out/console.log" 2>/dev/null)
+		[ -n "$unseen" ] || [ -n "$after" ] ||
+			unseen="no \"notick: end of suite\" on the console"
 		while IFS= read -r re; do
 			case "$re" in
 			''|'#'*) continue ;;
+			esac
+			if [ -n "$unseen" ]; then
+				result FAIL "$name: shutdown: ${re/#!/not }" "$unseen; see ${out#"$TOP"/}/console.log"
+				continue
+			fi
+			case "$re" in
 			'!'*)	# must not be there
 				if grep -qE -- "${re#!}" <<< "$after"; then
 					result FAIL "$name: shutdown: not ${re#!}" "$(grep -E -- "${re#!}" <<< "$after" | head -n 1 | cut -c1-120)"
@@ -171,12 +227,14 @@ run_guest_suite() {
 		done < "$TOP/tests/guest/$s/shutdown"
 	fi
 	if [ "$s" = smoke ] && [ -z "$frag" ]; then
-		parse_ktap "kunit" < <(parse_kunit kunit "$out/console.log")
-		if [ "$ktap_count" = 0 ] &&
-		   grep -q '^CONFIG_KUNIT=y' "$BUILD/obj-$flavour/.config"; then
+		parse_ktap "kunit" < <(parse_kunit kunit "$out/console.log" 2>/dev/null)
+		if [ -n "$cproblem" ]; then
+			result FAIL "kunit: built-in KUnit results in the console" "$cproblem"
+		elif [ "$ktap_count" = 0 ] &&
+		   grep -qs '^CONFIG_KUNIT=y' "$BUILD/obj-$flavour/.config"; then
 			result FAIL "kunit: built-in KUnit results in the console" "none found"
 		fi
-	elif parse_kunit kunit "$out/console.log" | grep -q '^not ok'; then
+	elif parse_kunit kunit "$out/console.log" 2>/dev/null | grep -q '^not ok'; then
 		result FAIL "$name: KUnit in this boot" "see console.log"
 	fi
 	local kmsg bad
@@ -184,7 +242,9 @@ run_guest_suite() {
 	kmsg=$(awk '/notick: crash expected/ { skip = 1 } /Linux version / { skip = 0 } !skip' \
 		"$out/console.log" 2>/dev/null | tr -d '\r')
 	bad=$(grep -aE "$BAD_KMSG" <<< "$kmsg" | head -n 3)
-	if [ -n "$bad" ]; then
+	if [ -z "$bad" ] && [ -n "$cproblem" ]; then
+		result FAIL "$name: kernel log clean" "$cproblem; see ${out#"$TOP"/}/console.log"
+	elif [ -n "$bad" ]; then
 		result FAIL "$name: kernel log clean" "$(head -n 1 <<< "$bad" | cut -c1-160)"
 		# The first report whole (header, RIP, call trace): CI keeps
 		# only what make test prints, not the console log.
@@ -228,6 +288,7 @@ run_host_tests() {
 		make -s -C "$(dirname "$m")" check BUILD="$BUILD/$t" > "$out/$t.log" 2>&1
 		local rc=$?
 		parse_ktap "host/$t" < "$out/$t.log"
+		ran[host/$t]=$ktap_count
 		if [ $rc != 0 ] && [ "$ktap_count" = 0 ]; then
 			result FAIL "host/$t: make check" "exit $rc; see ${out#"$TOP"/}/$t.log"
 		elif [ -n "$ktap_plan" ] && [ "$ktap_count" != "$ktap_plan" ]; then
@@ -241,10 +302,75 @@ run_host_tests() {
 		bash "$m" > "$out/$t.log" 2>&1
 		local rc=$?
 		parse_ktap "host/$t" < "$out/$t.log"
+		ran[host/$t]=$ktap_count
 		if [ -z "$ktap_plan" ] || [ "$ktap_count" != "$ktap_plan" ]; then
 			result FAIL "host/$t: TAP plan" "planned ${ktap_plan:-none}, ran $ktap_count; exit $rc; see ${out#"$TOP"/}/$t.log"
 		elif [ $rc != 0 ]; then
 			result FAIL "host/$t: exit status" "exit $rc; see ${out#"$TOP"/}/$t.log"
+		fi
+	done
+}
+
+# check_expected SUITE...: the suites of this run against
+# tests/expected-suites (lines "NAME MINIMUM"; NAME a guest suite, a
+# variant SUITE[FRAG] or host/T): every suite in the tree is listed and
+# every listed one is in the tree; each suite this run should have run
+# reported at least its minimum of checks (a variant without a line of
+# its own, that of its suite).  A suite that vanishes or shrinks fails.
+check_expected() {
+	local list=$TOP/tests/expected-suites name min s f want=() d
+	local -A mins=()
+	if [ ! -f "$list" ]; then
+		result FAIL "expected suites: tests/expected-suites" "missing"
+		return
+	fi
+	while read -r name min _; do
+		case "$name" in ''|'#'*) continue ;; esac
+		mins[$name]=$min
+		case "$name" in
+		*"["*) ;;
+		host/*)	[ -f "$TOP/tests/host/${name#host/}.sh" ] ||
+			[ -f "$TOP/tools/${name#host/}/Makefile" ] ||
+				result FAIL "$name: in the tree" "listed in tests/expected-suites, not found" ;;
+		*)	[ -f "$TOP/tests/guest/$name/run.sh" ] ||
+				result FAIL "$name: in the tree" "listed in tests/expected-suites, no tests/guest/$name/run.sh" ;;
+		esac
+	done < "$list"
+	for d in "$TOP"/tests/guest/*/run.sh "$TOP"/tests/host/*.sh "$TOP"/tools/*/Makefile; do
+		[ -f "$d" ] || continue
+		case "$d" in
+		*/run.sh) name=$(basename "$(dirname "$d")") ;;
+		*/Makefile) name=host/$(basename "$(dirname "$d")") ;;
+		*) name=host/$(basename "$d" .sh) ;;
+		esac
+		[ -n "${mins[$name]:-}" ] ||
+			result FAIL "$name: listed in tests/expected-suites" "a suite with no minimum of checks"
+	done
+	# What this run should have run: the boots of run_suite, the host tests.
+	for s in "$@"; do
+		if [ "$s" = host ]; then
+			for d in "$TOP"/tools/*/Makefile; do [ -f "$d" ] && want+=("host/$(basename "$(dirname "$d")")"); done
+			for d in "$TOP"/tests/host/*.sh; do [ -f "$d" ] && want+=("host/$(basename "$d" .sh)"); done
+		elif [ -n "$only" ]; then
+			want+=("$s[$only]")
+		else
+			want+=("$s")
+			[ -f "$TOP/tests/guest/$s/kernels" ] || continue
+			while read -r f; do
+				f=${f%%#*} f=${f//[[:space:]]/}
+				[ -n "$f" ] && want+=("$s[$f]")
+			done < "$TOP/tests/guest/$s/kernels"
+		fi
+	done
+	for name in "${want[@]}"; do
+		min=${mins[$name]:-${mins[${name%%\[*}]:-}}
+		[ -n "$min" ] || continue	# reported above
+		if [ -z "${ran[$name]:-}" ]; then
+			result FAIL "$name: at least $min checks" "it did not run"
+		elif [ "${ran[$name]}" -lt "$min" ]; then
+			result FAIL "$name: at least $min checks" "ran ${ran[$name]} (tests/expected-suites)"
+		else
+			result PASS "$name: at least $min checks" "ran ${ran[$name]}"
 		fi
 	done
 }
@@ -272,6 +398,7 @@ main() {
 	for s in "${suites[@]}"; do
 		if [ "$s" = host ]; then run_host_tests; else run_suite "$s"; fi
 	done
+	check_expected "${suites[@]}"
 	[ $xfail -gt 0 ] && echo "($xfail known failure(s) marked TODO, counted as skipped)"
 	skip=$((skip + xfail))
 	if [ $skip -gt 0 ]; then echo "$pass passed, $fail failed, $skip skipped"; else echo "$pass passed, $fail failed"; fi

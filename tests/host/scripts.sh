@@ -52,7 +52,7 @@ run_suite() {
 			while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
 			mkdir -p "$out"
 			printf 'TAP version 13\n1..1\nok 1 - fine\n# notick: end of suite %s\n' "$SUITE" > "$out/ktap.log"
-			printf '%s' "${CONSOLE:-}" > "$out/console.log"
+			printf '%s' "${CONSOLE-notick: kernel x, 2 CPUs, suite $SUITE, stage 1}" > "$out/console.log"
 		}
 		SUITE=$1
 		s=$2
@@ -96,7 +96,7 @@ variants() {	# variants BUILD_RC [ONLY]: run_suite notickctl (with -x ONLY), boo
 			while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
 			mkdir -p "$out"
 			printf 'TAP version 13\n1..1\nok 1 - fine\n# notick: end of suite notickctl\n' > "$out/ktap.log"
-			: > "$out/console.log"
+			echo "notick: kernel x, 2 CPUs, suite notickctl, stage 1" > "$out/console.log"
 		}
 		build_kernel() { echo "build $*" >> "$tmp/boots"; return "$BRC"; }
 		BRC=$1 only=${2:-}
@@ -131,7 +131,7 @@ load_boot() {	# load_boot [NOTICK_LOAD]: run_suite notick-load, its boot's argum
 			while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
 			mkdir -p "$out"
 			printf 'TAP version 13\n1..1\nok 1 - fine\n# notick: end of suite notick-load\n' > "$out/ktap.log"
-			: > "$out/console.log"
+			echo "notick: kernel x, 2 CPUs, suite notick-load, stage 1" > "$out/console.log"
 		}
 		if [ $# = 1 ]; then NOTICK_LOAD=$1; else unset NOTICK_LOAD; fi
 		run_guest_suite notick-load

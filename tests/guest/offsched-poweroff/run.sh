@@ -5,13 +5,14 @@
 # control "on" brings the siblings up: a deaf service on CPU 1 must not
 # keep it from bringing up CPU 3. Then CPU 1 runs an echo service that
 # answers stop requests and CPU 2 a deaf one when /init powers the guest off at
-# the end of the suite; ./shutdown checks what the kernel printed.
+# the end of the suite; ./shutdown checks what the kernel printed, the
+# power-off itself included.
 # QEMU's TCG CPU has the vendor Intel here (./cpu): with its default AMD
 # family 0xf identity the kernel finds no SMT siblings.
 . ../lib/ktap.sh
 . ../offsched/lib.sh
 
-ktap_plan 15
+ktap_plan 14
 C2=$SYS/cpu2/offsched
 
 ktap_note "kernel $(uname -r)"
@@ -51,6 +52,6 @@ l2=$(loops 2)
 pause
 ktap_check "the deaf echo on CPU 2 runs ($l2 -> $(loops 2))" \
 	'[ "$(loops 2)" -gt "$l2" ] && [ "$(cat $SYS/online)" = 0,3 ]'
+# /init powers off instead of rebooting; that it did is read on the
+# console by the harness (./shutdown: "reboot: Power down", and no restart).
 echo poweroff > /tmp/notick.end
-ktap_check "the suite ends with a power-off" \
-	'[ "$(cat /tmp/notick.end)" = poweroff ]'

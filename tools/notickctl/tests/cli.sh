@@ -62,7 +62,10 @@ notickdir() {
 	echo "$7" > "$nd/yields"
 }
 
+# The plan comes first and is fixed: a check that silently did not run
+# shows as a short run (tap-merge.sh, the harness).  Add a check, raise it.
 echo "TAP version 13"
+echo "1..136"
 
 # --- help, version, usage errors ---
 run --help
@@ -185,8 +188,16 @@ unset NOTICKCTL_ROOT
 
 # --- the real host kernel: no SCHED_NOTICK, nothing may change ---
 if [ -e /proc/sys/kernel/sched_notick_grace_us ]; then
-	skip "host kernel without SCHED_NOTICK: exit 2" "host kernel has SCHED_NOTICK"
-	skip "failed --pid conversion restores the target's affinity" "host kernel has SCHED_NOTICK"
+	# As many as the checks of the other branch, the plan being fixed.
+	for d in "host kernel without SCHED_NOTICK: exit 125" \
+		"--report on a kernel without SCHED_NOTICK" \
+		"failed --pid --cpu 1: affinity restored" "failed --pid: policy unchanged" \
+		"failed --all-tasks --pid: affinity restored" \
+		"--reset of a thread that is not SCHED_NOTICK" \
+		"no class: nothing pinned nor switched" "no class: the message" \
+		"--show on a SCHED_OTHER thread" "--json --show on a FIFO 7 thread"; do
+		skip "$d" "host kernel has SCHED_NOTICK"
+	done
 else
 	run --cpu 1 -- true
 	check "host kernel without SCHED_NOTICK: exit 125" \
@@ -723,5 +734,4 @@ done < "$TMP/keys")
 check "every JSON key of --report, status and --show ($(wc -l < "$TMP/keys") keys) is in notickctl(8)${undoc:+; missing: $undoc}" \
 	'[ -z "$undoc" ] && [ $(wc -l < "$TMP/keys") -ge 40 ]'
 
-echo "1..$n"
 [ $failed = 0 ]
