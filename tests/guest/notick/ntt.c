@@ -181,9 +181,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef SCHED_NOTICK
-#define SCHED_NOTICK 8
-#endif
+#include "../lib/ntlib.h"
 
 struct nt_sched_attr {
 	uint32_t size;
@@ -423,43 +421,10 @@ static void print_hrtimers(const char *key, int cpu)
 	printf("\n");
 }
 
-/* Count of one CPU on the line @name ("LOC:", "CAL:"...) of /proc/interrupts */
-static long long irq_count(const char *name, int cpu)
-{
-	FILE *f = fopen("/proc/interrupts", "r");
-	size_t len = strlen(name);
-	char line[4096];
-	long long val = -1;
-
-	if (!f)
-		die("/proc/interrupts");
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *end;
-		int i;
-
-		while (*p == ' ')
-			p++;
-		if (strncmp(p, name, len))
-			continue;
-		p += len;
-		for (i = 0; i <= cpu; i++) {
-			val = strtoll(p, &end, 10);
-			if (end == p) {
-				val = -1;
-				break;
-			}
-			p = end;
-		}
-		break;
-	}
-	fclose(f);
-	return val;
-}
-
 /* LOC (local timer interrupts) count of one CPU */
 static long long loc_count(int cpu)
 {
-	return irq_count("LOC:", cpu);
+	return nt_irqs("LOC", cpu);
 }
 
 /* Idle time of one CPU in USER_HZ ticks, from /proc/stat */
@@ -1673,8 +1638,8 @@ static int cmd_kick(int cpu, int busy, int timer)
 		sleep_s(0.001);
 	sleep_s(0.2);
 	trace_mark("ntt: kick: counting");
-	cal = irq_count("CAL:", cpu);
-	iwi = irq_count("IWI:", cpu);
+	cal = nt_irqs("CAL", cpu);
+	iwi = nt_irqs("IWI", cpu);
 	if (spinner)
 		spun = task_cpu_s(spinner);
 	trace_mark("ntt: kick: admitting");
@@ -1710,8 +1675,8 @@ static int cmd_kick(int cpu, int busy, int timer)
 	}
 	sleep_s(busy ? 1.4 : 0.2);
 	trace_mark("ntt: kick: slept");
-	cal = irq_count("CAL:", cpu) - cal;
-	iwi = irq_count("IWI:", cpu) - iwi;
+	cal = nt_irqs("CAL", cpu) - cal;
+	iwi = nt_irqs("IWI", cpu) - iwi;
 	if (spinner)
 		spun = task_cpu_s(spinner) - spun;
 	trace_mark("ntt: kick: counted, waking");
