@@ -404,18 +404,27 @@ fi
 # --- suspend and hibernation with an admitted thread -----------------------
 # Refused (EBUSY), as any offline of an owned CPU: the kernel log names the
 # CPU and the thread, which stays admitted and running.
+
+# pm_cycle: a suspend and a hibernation at the pm_test levels that take
+# the other CPUs down (processors, core: as the offsched suite does);
+# got=" mem:R disk:R", R being OK, EBUSY or the error written
+pm_cycle() {
+	got=
+	for st in mem:processors disk:core; do
+		echo ${st#*:} > /sys/power/pm_test 2>/dev/null
+		r=$( (echo ${st%:*} > /sys/power/state) 2>&1)
+		echo none > /sys/power/pm_test 2>/dev/null
+		case "$r" in
+		*[Bb]usy*) r=EBUSY ;;
+		"") r=OK ;;
+		esac
+		got="$got ${st%:*}:$r"
+	done
+}
 echo 0 > /sys/module/suspend/parameters/pm_test_delay 2>/dev/null
 hold spinhold $CPU
 dmesg -c > /dev/null
-# pm_test levels that take the other CPUs down: processors for suspend,
-# core for hibernation (as the offsched suite does)
-got=
-for st in mem:processors disk:core; do
-	echo ${st#*:} > /sys/power/pm_test 2>/dev/null
-	r=$( (echo ${st%:*} > /sys/power/state) 2>&1)
-	echo none > /sys/power/pm_test 2>/dev/null
-	case "$r" in *[Bb]usy*) got="$got ${st%:*}:EBUSY" ;; "") got="$got ${st%:*}:OK" ;; *) got="$got ${st%:*}:$r" ;; esac
-done
+pm_cycle
 dmesg > $T/dmesg.pm
 named=$(grep -c "sched_notick: CPU $CPU stays online: SCHED_NOTICK thread ntt\[$hold_pid\] owns it" $T/dmesg.pm)
 still=0; admitted $hold_pid && [ "$(cat $ONLINE)" = 1 ] && still=1
@@ -426,13 +435,7 @@ refused=$(grep -c "Error taking CPU$CPU down: -16" $T/dmesg.pm)
 ktap_check "suspend (pm_test processors, $got) and hibernation (core) refused while CPU $CPU is owned ($refused offline refusals), the log names the thread ($named times), still admitted ($still)" \
 	'[ "${got%% disk:*}" = " mem:EBUSY" ] && [ "$refused" = 2 ] && [ "$named" = 2 ] && [ $still = 1 ]'
 dmesg -c > /dev/null
-got=
-for st in mem:processors disk:core; do
-	echo ${st#*:} > /sys/power/pm_test 2>/dev/null
-	r=$( (echo ${st%:*} > /sys/power/state) 2>&1)
-	echo none > /sys/power/pm_test 2>/dev/null
-	got="$got ${st%:*}:${r:-OK}"
-done
+pm_cycle
 dmesg > $T/dmesg.pm2
 ktap_check "once released, both go through ($got, $(grep -c 'Error taking CPU' $T/dmesg.pm2) refusals), CPU $CPU online" \
 	'[ "$got" = " mem:OK disk:OK" ] && ! grep -q "Error taking CPU" $T/dmesg.pm2 &&
