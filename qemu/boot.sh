@@ -14,6 +14,11 @@
 #                  (e.g. compare-mainline, the tree without the series)
 #     -g SOCKET    a gdb stub on the Unix socket SOCKET (compare-test's
 #                  steps scenarios single-step the guest through it)
+#     -Q           with -s: the guest may ask QEMU for QMP commands (CPU
+#                  hot-add and hot-remove, machine checks): each JSON line
+#                  it writes to its fourth serial port (/dev/ttyS3,
+#                  tests/guest/lib/qmp.sh) goes to QEMU's QMP socket
+#                  (qemu/qmp-relay.py); DIR/qmp.log has them and the replies
 #     -I           deterministic timing: QEMU's -icount shift=0,sleep=off
 #                  (one guest instruction = one virtual ns; QEMU 7.2 brings
 #                  up only one CPU that way, so use it with -c 1)
@@ -22,8 +27,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-flavour=test suite= outdir= limit=300 cpus=2 kobj= cpu=max icount=() gdb=()
-while getopts "f:s:o:t:c:C:k:g:I" opt; do
+flavour=test suite= outdir= limit=300 cpus=2 kobj= cpu=max icount=() gdb=() qmp=
+while getopts "f:s:o:t:c:C:k:g:QI" opt; do
 	case $opt in
 	f) flavour=$OPTARG ;;
 	s) suite=$OPTARG ;;
@@ -33,6 +38,7 @@ while getopts "f:s:o:t:c:C:k:g:I" opt; do
 	C) cpu=$OPTARG ;;
 	k) kobj=$OPTARG ;;
 	g) gdb=(-gdb "unix:$OPTARG,server=on,wait=off") ;;
+	Q) qmp=1 ;;
 	I) icount=(-icount shift=0,sleep=off) ;;
 	*) exit 2 ;;
 	esac
@@ -62,7 +68,10 @@ grep -qs '^CONFIG_JUMP_LABEL=y' "${kernel%/arch/x86/boot/bzImage}/.config" &&
 
 # tsc=reliable is a clock setting, not an isolation one: under TCG the guest
 # would otherwise call its TSC unstable and fall back to the HPET.
-append="console=ttyS0 panic=-1 oops=panic softlockup_panic=0 tsc=reliable $*"
+# mce=ignore_ce: a kernel with machine checks (the test kernel) polls the
+# banks of every CPU every 5 minutes from a timer, a tick no guest wants;
+# uncorrected errors are handled all the same.
+append="console=ttyS0 panic=-1 oops=panic softlockup_panic=0 tsc=reliable mce=ignore_ce $*"
 qemu=(qemu-system-x86_64 -machine pc -accel "$accel" -cpu "$cpu" -smp "$cpus" -m 1024
       -kernel "$kernel" -initrd "$initrd" -no-reboot -nodefaults "${icount[@]}" "${gdb[@]}")
 
@@ -75,16 +84,20 @@ fi
 
 [ -n "$outdir" ] || die "-s needs -o DIR"
 mkdir -p "$outdir"
-rm -f "$outdir/console.log" "$outdir/ktap.log" "$outdir/data.log"
+rm -f "$outdir/console.log" "$outdir/ktap.log" "$outdir/data.log" "$outdir/qmp.req" \
+	"$outdir/qmp.log" "$outdir/qmp.sock"
+extra=()
+[ -n "$qmp" ] && extra=(-serial "file:$outdir/qmp.req" -qmp "unix:$outdir/qmp.sock,server=on,wait=off")
 append="$append notick.suite=$suite notick.limit=$limit"
 # QEMU stays in our process group (--foreground), so that a Ctrl-C on the
 # terminal reaches it at once; a signal sent to this script alone stops it
 # too (the trap), and the script then dies by that signal, so that a
 # calling shell stops as well instead of going on with its next step.
 # The traps come first: a signal right after QEMU starts must find them.
-guest=
+guest= relay=
 stop() {
 	trap '' INT TERM HUP
+	[ -n "$relay" ] && kill "$relay" 2> /dev/null
 	if [ -n "$guest" ]; then
 		kill -TERM "$guest" 2> /dev/null
 		wait "$guest" || :
@@ -97,11 +110,17 @@ trap 'stop TERM' TERM
 trap 'stop HUP' HUP
 timeout --foreground -k 10 "$limit" "${qemu[@]}" -display none -monitor none \
 	-serial "file:$outdir/console.log" -serial "file:$outdir/ktap.log" \
-	-serial "file:$outdir/data.log" \
+	-serial "file:$outdir/data.log" "${extra[@]}" \
 	-append "$append" < /dev/null > "$outdir/qemu.log" 2>&1 &
 guest=$!
+if [ -n "$qmp" ]; then
+	python3 "$TOP/qemu/qmp-relay.py" "$outdir/qmp.req" "$outdir/qmp.sock" \
+		> "$outdir/qmp.log" 2>&1 &
+	relay=$!
+fi
 set +e
 wait "$guest"
 rc=$?
+[ -n "$relay" ] && { kill "$relay" 2> /dev/null; wait "$relay"; }
 set -e
 exit $rc

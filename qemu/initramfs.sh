@@ -66,7 +66,7 @@ for d in "${suites[@]}"; do
 		case "$f" in
 		*.c) gcc $CFLAGS -o "$root/tests/$s/$(basename "$f" .c)" "$f" ||
 			die "cannot compile ${f#"$TOP"/}" ;;
-		*.h|*/timeout|*/cmdline|*/cpus|*/cpu|*/shutdown|*/load|*/tcg-single) ;;
+		*.h|*/timeout|*/cmdline|*/cpus|*/cpu|*/shutdown|*/load|*/tcg-single|*/qmp) ;;
 		*) cp "$f" "$root/tests/$s/" ;;
 		esac
 	done

@@ -15,7 +15,9 @@
 # fragment name a line, e.g. notick-off: the suite boots once more on the
 # kernel built with qemu/kernel.sh -x NAME, built here only when the suite
 # runs, with the kernel argument notick.kernel=NAME; reported as
-# SUITE[NAME]) and shutdown (extended regular expressions, one per line,
+# SUITE[NAME]), qmp (the guest may send QEMU QMP commands through its
+# fourth serial port: qemu/boot.sh -Q, tests/guest/lib/qmp.sh) and
+# shutdown (extended regular expressions, one per line,
 # that the console must show after the end of the suite, while the guest
 # shuts down, or must not show when the line starts with "!"; each is a
 # test) and tcg-single (the suite patches kernel text at run time: it
@@ -134,12 +136,13 @@ boot() { "$TOP/qemu/boot.sh" "$@"; }
 # the one built with the config fragment FRAG (results as SUITE[FRAG]).
 run_guest_suite() {
 	local s=$1 frag=${2:-}
-	local out=$BUILD/test/$s limit=300 cpus=2 cpu=max rc name=$s kernel=() kdesc=$flavour
+	local out=$BUILD/test/$s limit=300 cpus=2 cpu=max rc name=$s kernel=() kdesc=$flavour qmp=()
 	[ -f "$TOP/tests/guest/$s/run.sh" ] || { result FAIL "$s: no such suite"; return; }
 	local args=()
 	[ -f "$TOP/tests/guest/$s/timeout" ] && limit=$(cat "$TOP/tests/guest/$s/timeout")
 	[ -f "$TOP/tests/guest/$s/cpus" ] && cpus=$(cat "$TOP/tests/guest/$s/cpus")
 	[ -f "$TOP/tests/guest/$s/cpu" ] && cpu=$(cat "$TOP/tests/guest/$s/cpu")
+	[ -f "$TOP/tests/guest/$s/qmp" ] && qmp=(-Q)
 	# cmdline: extra kernel arguments for this suite's boot, if any
 	[ -f "$TOP/tests/guest/$s/cmdline" ] && read -ra args < "$TOP/tests/guest/$s/cmdline"
 	# load: a load suite, which runs notick.load= seconds of load (its own
@@ -159,8 +162,8 @@ run_guest_suite() {
 	# at run time patches kernel text (tests/guest/lib/trace.sh).
 	local tev t0=$SECONDS
 	tev="trace_event=$(grep -v '^#' "$TOP/tests/guest/lib/events" | tr / : | paste -sd,)"
-	with_heartbeat "suite $name" boot -f "$flavour" "${kernel[@]}" -s "$s" -o "$out" -t "$limit" \
-		-c "$cpus" -C "$cpu" -- "$tev" "${args[@]}"
+	with_heartbeat "suite $name" boot -f "$flavour" "${kernel[@]}" "${qmp[@]}" -s "$s" -o "$out" \
+		-t "$limit" -c "$cpus" -C "$cpu" -- "$tev" "${args[@]}"
 	rc=$?
 	# Each boot's share of make test's time budget
 	say "suite $name: booted and ran in $((SECONDS - t0)) s"
