@@ -37,7 +37,7 @@ check "every sysfs file of offsched_mgr ($(echo $code | wc -w)) is documented (m
 	'[ -n "$code" ] && [ -z "$missing" ]'
 check "every documented offsched_mgr file exists (stale: ${stale:-none})" '[ -z "$stale" ]'
 
-params=$(sed -nE 's/^module_param\(([a-z_0-9]+),.*/\1/p' "$T/kernel/offsched.c" | sort -u)
+params=$(sed -nE 's/^module_param(_cb)?\(([a-z_0-9]+),.*/\2/p' "$T/kernel/offsched.c" | sort -u)
 pdoc=$(sed -nE 's|^What:[[:space:]]+/sys/module/offsched/parameters/([a-z_0-9]+)$|\1|p' \
 	"$ABI/sysfs-module-offsched" 2>/dev/null | sort -u)
 check "every parameter of the core ($params) is documented, and only those" \

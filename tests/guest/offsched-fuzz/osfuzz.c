@@ -101,7 +101,7 @@
 /* The configuration files, their documented ranges and defaults. */
 enum {
 	F_SERVICE, F_QUANTUM, F_SAMPLES, F_GAP, F_FWQ_WORK, F_FWQ_REPS, NCFG,
-	F_TIMEOUT = NCFG	/* the core's stop_timeout_ms: any u32 */
+	F_TIMEOUT = NCFG	/* the core's stop_timeout_ms: 1 to 10000 */
 };
 static const struct {
 	const char *name;
@@ -113,7 +113,7 @@ static const struct {
 	{ "gap_ns", 100, 1000000000 },
 	{ "fwq_work", 1, 10000000 },
 	{ "fwq_reps", 0, 1UL << 20 },
-	{ "stop_timeout_ms", 0, 0xffffffff },
+	{ "stop_timeout_ms", 1, 10000 },
 };
 enum { SVC_NONE, SVC_FTQ, SVC_ECHO, SVC_TIMER, SVC_PKT, NR_SVC };
 static const char *const svc_names[NR_SVC] = {
@@ -801,9 +801,12 @@ static int case_param(void)
 		want = 0;
 		val = timeout0;
 	} else {
-		/* a uint module parameter: kstrtouint() */
+		/* param_set_uint_minmax(): kstrtouint(), EINVAL out of range */
 		store_text(s, (size_t)eff, text);
 		want = kstrtou32_model(text, &val);
+		if (!want && (val < cfgs[F_TIMEOUT].min ||
+			      val > cfgs[F_TIMEOUT].max))
+			want = EINVAL;
 	}
 	if (!expect(e, want, -1))
 		val = ULONG_MAX;

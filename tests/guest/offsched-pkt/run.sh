@@ -7,16 +7,13 @@
 # for duplicates), the rules', the service's and the stack's drop counters.
 . ../lib/ktap.sh
 
-ktap_plan 49
+ktap_plan 56
 
 . ../offsched/lib.sh
-U=/tests/offsched-pkt/udpflow
-T=/tmp/offsched-pkt
+. ./net.sh
 HOLD=0x401d401d401d401d
 RELEASE=0x4e1e4e1e4e1e4e1e
-mkdir -p $T
 
-kv() { sed -n "s/^$2=//p" "$1" | tail -n 1; }
 stat1() { sed -n "s/^$1 //p" $C1/pkt_stats; }
 rule_pkts() { sed -n "s/^$1 .* packets \([0-9]*\) .*/\1/p" $C1/pkt_rules; }
 # Losses outside OFFSCHED: the backlog's drops, UDP's receive errors
@@ -40,24 +37,6 @@ identity() {
 		$(stat1 overflow_passed) + $(stat1 bypassed)))" ]
 }
 
-# recv_start PORT [IDLE_MS]: a receiver in the namespace, ready
-recv_start() {
-	nsenter -t $NS -n $U recv $1 ${2:-500} > $T/recv.$1 2>&1 &
-	rp=$!
-	wait_for "grep -q listening $T/recv.$1"
-}
-# recv_end PORT: wait for the receiver; sets recv and dup
-recv_end() {
-	wait $rp
-	recv=$(kv $T/recv.$1 received) dup=$(kv $T/recv.$1 dup)
-}
-# flow PORT COUNT [PPS]: send COUNT datagrams to PORT; sets sent, recv, dup
-flow() {
-	recv_start $1
-	$U send 10.9.0.2 $1 $2 ${3:-} > $T/send.$1 2>&1
-	sent=$(kv $T/send.$1 sent)
-	recv_end $1
-}
 # flow_ovd PORT COUNT PPS: flow, and sets ovd to the overflow drops meanwhile
 flow_ovd() {
 	local o=$(stat1 overflow_dropped)
@@ -68,15 +47,7 @@ flow_ovd() {
 ktap_check "modprobe offsched_mgr" 'modprobe offsched_mgr'
 
 # --- the two namespaces ---------------------------------------------------
-unshare -n sleep 100000 &
-NS=$!
-wait_for "[ \"\$(readlink /proc/$NS/ns/net)\" != \"\$(readlink /proc/self/ns/net)\" ]"
-ktap_check "veth pair v0 (root namespace) and v1 (namespace of $NS)" \
-	'$U veth v0 v1 $NS > $T/veth 2>&1' || cat $T/veth
-ip addr add 10.9.0.1/24 dev v0
-ip link set v0 up
-ip link set lo up
-nsenter -t $NS -n sh -c 'ip addr add 10.9.0.2/24 dev v1; ip link set v1 up; ip link set lo up'
+net_up
 echo 300000 > /proc/sys/net/core/netdev_max_backlog
 d0=$(softnet_drops) e0=$(udp_errs)
 
@@ -107,6 +78,46 @@ expect "clear" $C1/pkt_rules clear OK
 echo pkt > $C0/service
 expect "pkt on CPU 0 is refused" $C0/control start EPERM
 echo none > $C0/service
+
+# --- fault injection: each allocation of a start fails in turn ------------
+# failslab, GFP_KERNEL included, quiet; /proc/thread-self/fail-nth fails
+# the N-th point a start passes (failnth), N = 1, 2, ... until a start
+# passes fewer. Rings of 64 slots: every allocation of the service is a
+# kmalloc that can fail on its own (kvmalloc falls back to vmalloc only
+# above a page). Each start either fails with ENOMEM and leaves nothing
+# behind or succeeds (the failure hit something that copes) and stops.
+F=/tests/offsched-pkt/failnth
+FS=/sys/kernel/debug/failslab
+echo 64 > $C1/pkt_ring
+ktap_check "failslab armed for GFP_KERNEL, quiet" \
+	'echo N > $FS/ignore-gfp-wait && echo 0 > $FS/verbose &&
+	 [ "$(cat $FS/ignore-gfp-wait)" = N ]'
+ref0=$(refcnt)
+n=0 enomem=0 bad= r=
+while [ $n -lt 200 ]; do
+	n=$((n + 1))
+	r=$($F $n $C1/control start)
+	case "$r" in
+	"ENOMEM injected")
+		enomem=$((enomem + 1))
+		st=$(cat $C1/state)
+		[ "$st" != running ] && [ "$st" != armed ] &&
+			[ "$(cat $ONLINE1)" = 1 ] && [ "$(refcnt)" = "$ref0" ] ||
+			bad="$bad $n:$st/$(cat $ONLINE1)/ref$(refcnt)" ;;
+	"OK injected"|"OK not-injected")
+		[ "$($ctl write $C1/control stop)" = OK ] || bad="$bad $n:stop"
+		[ "$r" = "OK not-injected" ] && break ;;
+	*)	bad="$bad $n:$r" ;;
+	esac
+done
+echo Y > $FS/ignore-gfp-wait
+ktap_note "fail-nth: $n starts, $enomem ENOMEM"
+ktap_check "a start failed at each of its $((n - 1)) allocation points in turn: ENOMEM $enomem times, never a trace left (bad:${bad:- none})" \
+	'[ "$r" = "OK not-injected" ] && [ -z "$bad" ] && [ $enomem -ge 5 ]'
+ktap_check "then a plain start and stop, the module's references back to $ref0" \
+	'[ "$($ctl write $C1/control start)" = OK ] &&
+	 [ "$($ctl write $C1/control stop)" = OK ] && [ "$(refcnt)" = "$ref0" ]'
+echo 1024 > $C1/pkt_ring
 
 # --- 1. no service: the normal path ----------------------------------------
 flow 9002 10000
@@ -216,13 +227,20 @@ ktap_check "flow B: $b_recv of $b_sent received, exactly those rule 2 did not dr
 	'[ "$b_sent" = 20000 ] && [ "$((b_recv + $(rule_pkts 2) - pb0))" = "$b_sent" ]'
 ktap_check "identity under stop/start" identity
 
-# --- 6. CPU 1 brought online by hand: packets bypass the service -------------
+# --- 6. CPU 1 brought online by hand: the service stops -----------------------
+# A plain online stops the service as control's stop does: the core calls
+# its stopping (the rule goes: nothing is posted after the service's last
+# pass, which judges what is) and its stopped. It stays registered and
+# armed; the stack sees every packet again.
+r1=$(refcnt)
 echo 1 > $ONLINE1
-wait_for '[ "$(cat $ONLINE1)" = 1 ]'
-by0=$(stat1 bypassed)
+ktap_check "CPU 1 brought online by hand: the rule left with the service (module references $(refcnt), were $r1)" \
+	'[ "$(cat $ONLINE1)" = 1 ] && [ "$(refcnt)" = $((r1 - 1)) ] &&
+	 [ "$(cat $C1/state)" = armed ]'
+m1=$(stat1 matched)
 flow 9001 5000
-ktap_check "CPU 1 online: the 5000 of flow B bypass the service ($recv received, bypassed +$(($(stat1 bypassed) - by0)))" \
-	'[ "$recv" = 5000 ] && [ "$(($(stat1 bypassed) - by0))" = 5000 ]'
+ktap_check "then flow B's 5000 go the normal path ($recv received, matched +$(($(stat1 matched) - m1)))" \
+	'[ "$recv" = 5000 ] && [ "$(stat1 matched)" = "$m1" ]'
 echo stop > $C1/control
 ktap_check "stop after the CPU came back: state $(cat $C1/state)" \
 	'[ "$(cat $C1/state)" = stopped ] && identity'
@@ -236,6 +254,38 @@ expect "the rules can change again" $C1/pkt_rules clear OK
 ktap_check "clear reset the counters" '[ "$(stat1 matched)" = 0 ] && [ -z "$(cat $C1/pkt_rules)" ]'
 ktap_check "nothing lost outside OFFSCHED (softnet drops $d0 -> $(softnet_drops), UDP errors $e0 -> $(udp_errs))" \
 	'[ "$(softnet_drops)" = "$d0" ] && [ "$(udp_errs)" = "$e0" ]'
+# --- 8. CPU 1 brought online by hand under a flood, then the device goes -----
+# Five floods to port 9000, each with CPU 1 brought online by hand while it
+# runs: no packet may be posted once the service made its last pass, or it
+# would stay in its ring holding v0, and deleting v0 would hang.
+echo "add pass proto udp dport 9000" > $C1/pkt_rules
+bad= i=0
+while [ $i -lt 5 ]; do
+	i=$((i + 1))
+	echo start > $C1/control
+	m1=$(stat1 matched)
+	$U send 10.9.0.2 9000 100000 > $T/flood 2>&1 &
+	sp=$!
+	wait_for '[ "$(stat1 matched)" -gt $((m1 + 1000)) ]'
+	echo 1 > $ONLINE1
+	wait $sp
+	[ "$(cat $ONLINE1)" = 1 ] && [ "$(stat1 in_flight)" = 0 ] ||
+		bad="$bad $i:$(cat $ONLINE1)/$(stat1 in_flight)"
+	[ $i = 5 ] || echo stop > $C1/control
+done
+ktap_check "5 floods, CPU 1 online by hand during each: nothing left in flight (bad:${bad:- none})" \
+	'[ -z "$bad" ]'
+ip link del v0 &
+dp=$!
+n=0
+while kill -0 $dp 2> /dev/null && [ $n -lt 50 ]; do pause; n=$((n + 1)); done
+ktap_check "ip link del v0 returns within 5 s (the service's last run still registered)" \
+	'! kill -0 $dp 2> /dev/null && ! ip link show v0 > /dev/null 2>&1'
+echo stop > $C1/control
+wait $dp
+ktap_check "stop: every packet accounted for, no device left waiting for its references" \
+	'[ "$(cat $C1/state)" = stopped ] && identity &&
+	 ! dmesg | grep -q "waiting for v0 to become free"'
 echo none > $C1/service
 ktap_check "rmmod offsched_mgr" 'rmmod offsched_mgr'
 kill $NS

@@ -4,8 +4,10 @@
 # one (it ignores stop requests) into a kernel booted with maxcpus=1, so
 # that the new kernel does not reset CPU 1 itself: the old service's loop
 # counter, on a page that stage 3 keeps out of its memory (memmap=), must
-# then hold still. Stage 3 ends with a deaf service too, and /init's
-# reboot: tests/guest/offsched/shutdown checks what the kernel printed.
+# then hold still. Stage 3, booted with tsc=unstable too, checks that ftq
+# and timer refuse a TSC the kernel does not trust, and ends with a deaf
+# service, and /init's reboot: tests/guest/offsched/shutdown checks what the
+# kernel printed.
 
 kexec_stage1() {
 	ktap_check "modprobe offsched_mgr again" 'modprobe offsched_mgr'
@@ -34,7 +36,8 @@ kexec_stage2() {
 	l1=$(loops 1)
 	ktap_check "its loop counter moves ($l0, then $l1)" '[ "$l1" -gt "$l0" ]'
 	keep_clear "$deaf_addr"
-	kexec_stage 3 maxcpus=1 "memmap=4K\$$clear_page" notick.peek=$deaf_addr
+	kexec_stage 3 maxcpus=1 "memmap=4K\$$clear_page" notick.peek=$deaf_addr \
+		tsc=unstable
 	ktap_fail "kexec into stage 3 ($(tail -n 3 /tmp/kexec.log))"
 }
 
@@ -52,6 +55,14 @@ kexec_stage3() {
 	ktap_check "every CPU online, a task runs on CPU 1 (ran on CPU $ran)" \
 		'[ "$(cat $SYS/online)" = 0-1 ] && [ "$ran" = 1 ]'
 	ktap_check "modprobe offsched_mgr in the third kernel" 'modprobe offsched_mgr'
+	# tsc=unstable: the TSC is known (tsc_khz) but not trusted
+	for s in ftq timer; do
+		$ctl write $C1/service $s > /dev/null
+		expect "tsc=unstable: $s refused" $C1/control start EOPNOTSUPP
+	done
+	ktap_check "nothing started: CPU 1 online and idle, tsc_khz $(cat $C1/tsc_khz)" \
+		'[ "$(cat $ONLINE1)" = 1 ] && [ "$(cat $C1/state)" = idle ] &&
+		 [ "$(cat $C1/tsc_khz)" -gt 0 ]'
 	# A deaf service for the reboot that ends the suite (see ./shutdown).
 	echo 500 > /sys/module/offsched/parameters/stop_timeout_ms
 	start_deaf 1

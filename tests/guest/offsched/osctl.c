@@ -49,6 +49,9 @@
  *                               counts it (ring_full), then read all 512
  *                               answers: each w + 1, in order, once. Prints
  *                               "OK full=F messages=M" or "FAIL ..."
+ *   osctl kexec                 reboot(LINUX_REBOOT_CMD_KEXEC): execute the
+ *                               loaded kexec image; prints OK (a kexec jump
+ *                               that came back) or the errno name
  *   osctl hold CPU              map CPU's shared memory, print "status=S
  *                               messages=M start_tsc=T" from it, wait for a
  *                               line on stdin, print the same again from the
@@ -62,6 +65,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <linux/reboot.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +91,7 @@ static const struct {
 	{ ENODEV, "ENODEV" }, { EINVAL, "EINVAL" }, { ERANGE, "ERANGE" },
 	{ ENOSYS, "ENOSYS" }, { ETIMEDOUT, "ETIMEDOUT" }, { ENODATA, "ENODATA" },
 	{ EFAULT, "EFAULT" }, { ENOTTY, "ENOTTY" }, { EEXIST, "EEXIST" },
-	{ EACCES, "EACCES" }, { ENOSPC, "ENOSPC" },
+	{ EACCES, "EACCES" }, { ENOSPC, "ENOSPC" }, { EOPNOTSUPP, "EOPNOTSUPP" },
 };
 
 static void print_result(int ret, int err)
@@ -704,6 +708,15 @@ int main(int argc, char **argv)
 			return 2;
 		shm->quantum_cycles = strtoull(argv[3], NULL, 0);
 		puts("OK");
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "kexec")) {
+		/* errno read after the call: argument order is unspecified */
+		long ret = syscall(SYS_reboot, LINUX_REBOOT_MAGIC1,
+				   LINUX_REBOOT_MAGIC2, LINUX_REBOOT_CMD_KEXEC,
+				   NULL);
+
+		print_result(ret < 0 ? -1 : 0, errno);
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "peek"))

@@ -4,7 +4,7 @@
 # the ftq and echo services on CPU 1 through sysfs and /dev/offsched.
 . ../lib/ktap.sh
 
-ktap_plan 187
+ktap_plan 201
 
 . ./lib.sh
 . ../lib/kexec.sh
@@ -22,7 +22,7 @@ ktap_note "kernel $(uname -r)"
 ktap_check "modprobe offsched_kunit" 'modprobe offsched_kunit'
 for c in offsched_test_ftq_probe offsched_test_ftq_step offsched_test_fwq \
 	offsched_test_bad_args offsched_test_register offsched_test_kmem \
-	offsched_test_run offsched_test_pkt; do
+	offsched_test_run offsched_test_notify offsched_test_pkt; do
 	r=$(dmesg | sed 's/^\[[^]]*\] //' | grep -E "^    (not )?ok [0-9]+ $c\$" |
 		tail -n 1)
 	case "$r" in
@@ -30,11 +30,11 @@ for c in offsched_test_ftq_probe offsched_test_ftq_step offsched_test_fwq \
 	*) ktap_fail "KUnit $c (${r:-no result})" ;;
 	esac
 done
-ktap_check "KUnit offsched suite: all 8 passed, none skipped" \
-	'dmesg | grep -q "# offsched: pass:8 fail:0 skip:0 total:8"'
+ktap_check "KUnit offsched suite: all 9 passed, none skipped" \
+	'dmesg | grep -q "# offsched: pass:9 fail:0 skip:0 total:9"'
 rmmod offsched_kunit
-ktap_check "the KUnit run printed 'CPU 1 is now offline and OFFSCHED' once" \
-	'[ "$(offsched_lines)" = 1 ]'
+ktap_check "the KUnit run printed 'CPU 1 is now offline and OFFSCHED' four times" \
+	'[ "$(offsched_lines)" = 4 ]'
 ktap_check "CPU 1 is online after the KUnit suite" '[ "$(cat $ONLINE1)" = 1 ]'
 
 # --- loading --------------------------------------------------------------
@@ -382,6 +382,9 @@ echo 2000 > /sys/module/offsched/parameters/stop_timeout_ms
 # --- waiting for a deaf service holds no CPU hotplug lock (./lockwait.sh) ---
 . ./lockwait.sh
 
+# --- offsched.stop_timeout_ms is bounded (./stoptimeout.sh) -------------------
+. ./stoptimeout.sh
+
 # --- full rings (./ring.sh) ------------------------------------------------------
 . ./ring.sh
 
@@ -393,6 +396,13 @@ echo 2000 > /sys/module/offsched/parameters/stop_timeout_ms
 
 # --- unloading refused while a service runs or a run is mapped (./unload.sh) --
 . ./unload.sh
+
+# --- kprobes and what the offline CPU runs (./kprobe.sh) ----------------------
+$ctl write $C1/service echo > /dev/null
+. ./kprobe.sh
+
+# --- a kexec jump is refused while a callback runs (./kjump.sh) ---------------
+. ./kjump.sh
 
 # --- unloading ----------------------------------------------------------------
 got=$($ctl rmmod offsched_mgr)
