@@ -47,6 +47,9 @@ static NT_UNUSED const char *nt_errname(int e)
 	case ESRCH: return "ESRCH";
 	case EAGAIN: return "EAGAIN";
 	case ENOSYS: return "ENOSYS";
+	case ENOMEM: return "ENOMEM";
+	case ENOENT: return "ENOENT";
+	case ETIMEDOUT: return "ETIMEDOUT";
 	default: return strerror(e);
 	}
 }

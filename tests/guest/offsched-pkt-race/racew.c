@@ -19,23 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *errname(int err)
-{
-	static char buf[16];
-
-	switch (err) {
-	case 0: return "OK";
-	case EBUSY: return "EBUSY";
-	case EINVAL: return "EINVAL";
-	case ENOMEM: return "ENOMEM";
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	case EAGAIN: return "EAGAIN";
-	}
-	snprintf(buf, sizeof(buf), "E%d", err);
-	return buf;
-}
+#include "../lib/ntlib.h"
 
 /* In a child: wait for @go to close, write, exit with the errno (0: OK). */
 static void writer(int go, const char *file, const char *value)
@@ -82,7 +66,7 @@ int main(int argc, char **argv)
 			return 2;
 		err[i] = WEXITSTATUS(status);
 	}
-	printf("%s ", errname(err[0]));
-	printf("%s\n", errname(err[1]));
+	printf("%s ", nt_errname(err[0]));
+	printf("%s\n", nt_errname(err[1]));
 	return 0;
 }

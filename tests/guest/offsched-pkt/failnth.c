@@ -20,23 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/ntlib.h"
+
 #define FAIL_NTH "/proc/thread-self/fail-nth"
-
-static const char *errname(int err)
-{
-	static char buf[16];
-
-	switch (err) {
-	case 0: return "OK";
-	case ENOMEM: return "ENOMEM";
-	case EBUSY: return "EBUSY";
-	case EINVAL: return "EINVAL";
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	}
-	snprintf(buf, sizeof(buf), "E%d", err);
-	return buf;
-}
 
 int main(int argc, char **argv)
 {
@@ -68,6 +54,6 @@ int main(int argc, char **argv)
 	/* No fault for the rest of this run */
 	if (pwrite(nth, "0", 1, 0) < 0)
 		return 2;
-	printf("%s %s\n", errname(err), atoi(left) ? "not-injected" : "injected");
+	printf("%s %s\n", nt_errname(err), atoi(left) ? "not-injected" : "injected");
 	return 0;
 }
