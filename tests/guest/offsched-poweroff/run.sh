@@ -12,7 +12,7 @@
 . ../lib/ktap.sh
 . ../offsched/lib.sh
 
-ktap_plan 14
+ktap_plan 26
 C2=$SYS/cpu2/offsched
 
 ktap_note "kernel $(uname -r)"
@@ -37,6 +37,33 @@ ktap_check "make echo on CPU 1 hear stop requests again" \
 	'[ "$($ctl send 1 0x4ea54ea54ea54ea5)" = OK ]'
 expect "stop it" $C1/control stop OK
 ktap_check "every CPU online" '[ "$(cat $SYS/online)" = 0-3 ]'
+
+# --- SMT control and threads with callbacks -----------------------------------
+# An armed callback (its thread online) keeps SMT control from taking the
+# thread down, which would start it: EBUSY, nothing taken down. A running
+# one (its thread offline) stays when SMT goes off, and onlining its
+# thread then fails with EPERM before the callback is asked to stop.
+C3=$SYS/cpu3/offsched
+$ctl write $C3/service echo > /dev/null
+expect "start echo on CPU 3" $C3/control start OK
+expect "echo 1 > cpu3/online: the run stops, the callback stays armed" $SYS/cpu3/online 1 OK
+expect "SMT control off while CPU 3 has an armed callback is refused" $SMT off EBUSY
+ktap_check "CPU 3 online, its callback not started ($(cat $C3/state)), SMT control on, every CPU online" \
+	'[ "$(cat $SYS/cpu3/online)" = 1 ] && [ "$(cat $C3/state)" = armed ] &&
+	 [ "$(cat $SMT)" = on ] && [ "$(cat $SYS/online)" = 0-3 ] &&
+	 dmesg | grep -q "SMT: CPU 3 has an OFFSCHED callback"'
+expect "stop it" $C3/control stop OK
+$ctl write $C1/service echo > /dev/null
+expect "start echo on CPU 1" $C1/control start OK
+expect "SMT control off with echo running on CPU 1" $SMT off OK
+expect "echo 1 > cpu1/online with SMT off is refused" $ONLINE1 1 EPERM
+out=$($ctl ring 1 10)
+ktap_check "echo on CPU 1 was not asked to stop: running, answering ($out)" \
+	'[ "$(cat $C1/state)" = running ] && [ "$(field status "$($ctl shm 1)")" = 1 ] &&
+	 case "$out" in "OK n=10 "*) true ;; *) false ;; esac'
+expect "SMT control on" $SMT on OK
+expect "stop echo on CPU 1" $C1/control stop OK
+ktap_check "every CPU online again" '[ "$(cat $SYS/online)" = 0-3 ]'
 
 # --- the power-off -----------------------------------------------------------
 $ctl write $C1/service echo > /dev/null
