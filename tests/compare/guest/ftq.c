@@ -245,11 +245,11 @@ static int64_t cycles_ns(int64_t cycles, double hz)
 
 /*
  * The kernel's TSC frequency, tsc_khz, which the OFFSCHED management
- * module shows for every CPU; 0 when it is not loaded.
+ * module shows once for every CPU; 0 when it is not loaded.
  */
 static double kernel_tsc_hz(void)
 {
-	FILE *f = fopen("/sys/devices/system/cpu/cpu0/offsched/tsc_khz", "r");
+	FILE *f = fopen("/sys/devices/system/cpu/offsched/tsc_khz", "r");
 	unsigned long khz = 0;
 
 	if (!f)

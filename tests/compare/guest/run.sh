@@ -320,8 +320,8 @@ offsched_record() {
 		cat /tmp/snap /tmp/snap.after
 		echo "@@ offsched state=$(cat $d/state)"
 		# The same records as the user probe's output.
-		set -- $(cat $d/run_tsc)
-		echo "# ftq quantum_us=$quantum samples=$samples gap_ns=$gap tsc_hz=$(($(cat $d/tsc_khz) * 1000))"
+		set -- $(cat $d/run_start_tsc) $(cat $d/run_end_tsc)
+		echo "# ftq quantum_us=$quantum samples=$samples gap_ns=$gap tsc_hz=$(($(cat /sys/devices/system/cpu/offsched/tsc_khz) * 1000))"
 		echo "# run start_tsc=$1 end_tsc=$2 gaps=$(cat $d/gaps_done) gaps_lost=$(cat $d/gaps_lost)"
 		od -An -tu4 -v $d/results | tr -s ' ' '\n' | sed '/^$/d; s/^/S /'
 		od -An -tu8 -v $d/gaps | tr -s ' ' '\n' | sed '/^$/d' |

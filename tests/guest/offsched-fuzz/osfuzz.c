@@ -128,7 +128,7 @@ static int svc_counts(int svc)
 
 static const char *const ro_text[] = {
 	"state", "samples_done", "gaps_done", "gaps_lost", "fwq_done",
-	"run_tsc", "tsc_khz", "runs", "stop_timeouts",
+	"run_start_tsc", "run_end_tsc", "runs", "stop_timeouts",
 };
 static const char *const ro_bin[] = { "results", "gaps", "fwq" };
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
@@ -944,8 +944,8 @@ static int case_files(void)
 	 * Files that a running service changes, and those longer than
 	 * what was read of them, are compared less.
 	 */
-	stable = (!m[c].registered || kind == 0 || !strcmp(file, "tsc_khz") ||
-		  !strcmp(file, "runs") || !strcmp(file, "stop_timeouts")) && got == 0;
+	stable = (!m[c].registered || kind == 0 || !strcmp(file, "runs") ||
+		  !strcmp(file, "stop_timeouts")) && got == 0;
 	switch (rnd(8)) {
 	case 0: off = -1 - (long)rnd(100); break;
 	case 1: off = 1L << 40; break;
@@ -1004,9 +1004,6 @@ static int case_files(void)
 		} else if (strcmp(file, "service")) {
 			for (i = 0; full[i] >= '0' && full[i] <= '9'; i++)
 				;
-			if (!strcmp(file, "run_tsc") && full[i] == ' ' && i)
-				for (i++; full[i] >= '0' && full[i] <= '9'; i++)
-					;
 			if (!i || full[i] != '\n' || (size_t)i + 1 != total)
 				report("not a number: '%s'", show((char *)full, total));
 		}
@@ -2081,7 +2078,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ncpu = max + 1;
-	tsc_khz = read_num(cpath(cpu, "tsc_khz"));
+	tsc_khz = read_num(SYSCPU "/offsched/tsc_khz");
 	timeout0 = read_num(PARAM);
 	for (c = 0; c < ncpu; c++) {
 		if (!m[c].present)

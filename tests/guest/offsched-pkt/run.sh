@@ -14,7 +14,7 @@ ktap_plan 56
 HOLD=0x401d401d401d401d
 RELEASE=0x4e1e4e1e4e1e4e1e
 
-stat1() { sed -n "s/^$1 //p" $C1/pkt_stats; }
+stat1() { cat $C1/pkt_$1; }
 rule_pkts() { sed -n "s/^$1 .* packets \([0-9]*\) .*/\1/p" $C1/pkt_rules; }
 # Losses outside OFFSCHED: the backlog's drops, UDP's receive errors
 softnet_drops() {

@@ -12,7 +12,7 @@
 # came late).
 span_ok() {
 	local n=$1 q g lost
-	q=$(( $(cat $C1/quantum_ns) * $(cat $C1/tsc_khz) / 1000000 ))
+	q=$(( $(cat $C1/quantum_ns) * $(cat $TSC_KHZ) / 1000000 ))
 	run_tsc
 	span_e=$((t1 - t0 - n * q))
 	g=$($ctl gaps $C1/gaps "$t0" "$t1")
@@ -39,7 +39,7 @@ expect "echo 1 > cpu1/online: the run is over, the service armed again" $ONLINE1
 run_tsc
 t_first=$t0
 ktap_check "user space halves quantum_cycles in the shared memory" \
-	'[ "$($ctl setq 1 $(( $(cat $C1/quantum_ns) * $(cat $C1/tsc_khz) / 2000000 )))" = OK ]'
+	'[ "$($ctl setq 1 $(( $(cat $C1/quantum_ns) * $(cat $TSC_KHZ) / 2000000 )))" = OK ]'
 expect "echo 0 > cpu1/online runs the service again" $ONLINE1 0 OK
 # A new start TSC first, then the end of the run.
 wait_for 'run_tsc; [ "$t0" != "$t_first" ] && [ "$(field status "$($ctl shm 1)")" = 2 ]'

@@ -60,9 +60,9 @@ kexec_stage3() {
 		$ctl write $C1/service $s > /dev/null
 		expect "tsc=unstable: $s refused" $C1/control start EOPNOTSUPP
 	done
-	ktap_check "nothing started: CPU 1 online and idle, tsc_khz $(cat $C1/tsc_khz)" \
+	ktap_check "nothing started: CPU 1 online and idle, tsc_khz $(cat $TSC_KHZ)" \
 		'[ "$(cat $ONLINE1)" = 1 ] && [ "$(cat $C1/state)" = idle ] &&
-		 [ "$(cat $C1/tsc_khz)" -gt 0 ]'
+		 [ "$(cat $TSC_KHZ)" -gt 0 ]'
 	# A deaf service for the reboot that ends the suite (see ./shutdown).
 	echo 500 > /sys/module/offsched/parameters/stop_timeout_ms
 	start_deaf 1

@@ -4,6 +4,8 @@ SYS=/sys/devices/system/cpu
 C0=$SYS/cpu0/offsched
 C1=$SYS/cpu1/offsched
 ONLINE1=$SYS/cpu1/online
+# The TSC frequency offsched_mgr converts with, one file for every CPU
+TSC_KHZ=$SYS/offsched/tsc_khz
 ctl=/tests/offsched/osctl
 
 # pause: a short sleep between polls.
@@ -31,8 +33,13 @@ expect() {
 # field NAME LINE: value of NAME=value in LINE.
 field() { echo "$2" | sed -n "s/.*\\b$1=\\([0-9]*\\).*/\\1/p"; }
 
-# run_tsc: set t0 and t1 to the start and end of the last FTQ run.
-run_tsc() { rt=$(cat $C1/run_tsc); t0=${rt% *}; t1=${rt#* }; }
+# run_tsc: set t0 and t1 to the start and end of the last FTQ run, and rt
+# to both.
+run_tsc() {
+	t0=$(cat $C1/run_start_tsc)
+	t1=$(cat $C1/run_end_tsc)
+	rt="$t0 $t1"
+}
 
 offsched_lines() { dmesg | grep -c "CPU 1 is now offline and OFFSCHED"; }
 

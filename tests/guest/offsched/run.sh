@@ -4,7 +4,7 @@
 # the ftq and echo services on CPU 1 through sysfs and /dev/offsched.
 . ../lib/ktap.sh
 
-ktap_plan 201
+ktap_plan 204
 
 . ./lib.sh
 . ../lib/kexec.sh
@@ -22,7 +22,8 @@ ktap_note "kernel $(uname -r)"
 ktap_check "modprobe offsched_kunit" 'modprobe offsched_kunit'
 for c in offsched_test_ftq_probe offsched_test_ftq_step offsched_test_fwq \
 	offsched_test_bad_args offsched_test_register offsched_test_kmem \
-	offsched_test_run offsched_test_notify offsched_test_pkt; do
+	offsched_test_run offsched_test_notify offsched_test_lock_wait \
+	offsched_test_pkt; do
 	r=$(dmesg | sed 's/^\[[^]]*\] //' | grep -E "^    (not )?ok [0-9]+ $c\$" |
 		tail -n 1)
 	case "$r" in
@@ -30,11 +31,11 @@ for c in offsched_test_ftq_probe offsched_test_ftq_step offsched_test_fwq \
 	*) ktap_fail "KUnit $c (${r:-no result})" ;;
 	esac
 done
-ktap_check "KUnit offsched suite: all 9 passed, none skipped" \
-	'dmesg | grep -q "# offsched: pass:9 fail:0 skip:0 total:9"'
+ktap_check "KUnit offsched suite: all 10 passed, none skipped" \
+	'dmesg | grep -q "# offsched: pass:10 fail:0 skip:0 total:10"'
 rmmod offsched_kunit
-ktap_check "the KUnit run printed 'CPU 1 is now offline and OFFSCHED' four times" \
-	'[ "$(offsched_lines)" = 4 ]'
+ktap_check "the KUnit run printed 'CPU 1 is now offline and OFFSCHED' six times" \
+	'[ "$(offsched_lines)" = 6 ]'
 ktap_check "CPU 1 is online after the KUnit suite" '[ "$(cat $ONLINE1)" = 1 ]'
 
 # --- loading --------------------------------------------------------------
@@ -43,6 +44,23 @@ ktap_check "sysfs directories for CPU 0 and CPU 1, and /dev/offsched" \
 	'[ -d $C0 ] && [ -d $C1 ] && [ -c /dev/offsched ]'
 ktap_check "CPU 1 starts idle with no service ($(cat $C1/state) $(cat $C1/service))" \
 	'[ "$(cat $C1/state)" = idle ] && [ "$(cat $C1/service)" = none ]'
+# One value per file: every readable text file of cpuN/offsched reads one
+# word on one line (the binary files and the pkt rule table aside), and
+# what is the same for every CPU is in one place.
+one_value() {
+	for f in $C1/*; do
+		case ${f##*/} in results | gaps | fwq | pkt_rules | control) continue ;; esac
+		v=$(cat $f) || return 1
+		case "$v" in *[![:graph:]]* | "") bad_file=${f##*/}; return 1 ;; esac
+	done
+}
+bad_file=
+one_value || bad_file=${bad_file:-unreadable}
+ktap_check "one value per file in cpu1/offsched${bad_file:+, not in $bad_file}" \
+	'[ -z "$bad_file" ]'
+ktap_check "tsc_khz once, in $SYS/offsched ($(cat $TSC_KHZ)), not per CPU" \
+	'[ -r $TSC_KHZ ] && [ ! -e $C1/tsc_khz ] && [ ! -e $C0/tsc_khz ] &&
+	 [ "$(ls $SYS/offsched)" = tsc_khz ]'
 
 # --- bad input --------------------------------------------------------------
 expect "unknown service is refused" $C1/service bogus EINVAL
@@ -82,9 +100,10 @@ ktap_check "uid 65534: nothing changed ($(wc -l < /tmp/os.before) files read bac
 ktap_check "ftq defaults: gap_ns 2000, fwq_work 100000, fwq_reps 1000 ($(cat $C1/gap_ns) $(cat $C1/fwq_work) $(cat $C1/fwq_reps))" \
 	'[ "$(cat $C1/gap_ns)" = 2000 ] && [ "$(cat $C1/fwq_work)" = 100000 ] &&
 	 [ "$(cat $C1/fwq_reps)" = 1000 ]'
-ktap_check "nothing recorded before the first run ($(cat $C1/run_tsc))" \
+run_tsc
+ktap_check "nothing recorded before the first run (run_*_tsc $rt)" \
 	'[ "$(cat $C1/gaps_done)" = 0 ] && [ "$(cat $C1/gaps_lost)" = 0 ] &&
-	 [ "$(cat $C1/fwq_done)" = 0 ] && [ "$(cat $C1/run_tsc)" = "0 0" ] &&
+	 [ "$(cat $C1/fwq_done)" = 0 ] && [ "$rt" = "0 0" ] &&
 	 [ "$($ctl gaps $C1/gaps 0 0)" = "bytes=0 n=0 bad=0 unordered=0 lost=0 last=0,0" ] &&
 	 [ "$(field bytes "$($ctl fwq $C1/fwq)")" = 0 ]'
 expect "gap threshold below 100 ns is refused" $C1/gap_ns 99 ERANGE
@@ -133,19 +152,19 @@ if dmesg | grep -q "could not calculate TSC khz"; then
 		$C1/control start ENODEV
 	ktap_check "the refused start changed nothing" \
 		'[ "$(cat $C1/state)" = idle ] && [ "$(cat $ONLINE1)" = 1 ]'
-	ktap_check "tsc_khz reads 0 ($(cat $C1/tsc_khz))" \
-		'[ "$(cat $C1/tsc_khz)" = 0 ]'
+	ktap_check "tsc_khz reads 0 ($(cat $TSC_KHZ))" \
+		'[ "$(cat $TSC_KHZ)" = 0 ]'
 	for d in "CPU 1 is offline" "kernel message" \
 		"all FWQ done when samples_done is complete" "ftq finishes by itself" \
 		"200 samples recorded" "ftq counted work" "shared memory complete" \
-		"run_tsc" "gaps_done and gaps_lost" "gaps within run_tsc" \
+		"run_*_tsc" "gaps_done and gaps_lost" "gaps within run_*_tsc" \
 		"1000 FWQ results" \
 		"rmmod refused while registered" "second start refused" \
 		"service change refused" "samples change refused" \
 		"gap_ns change refused" "fwq_work change refused" \
 		"fwq_reps change refused" "stop" \
 		"CPU 1 online again" "results intact after re-online" \
-		"gaps, fwq and run_tsc intact after re-online" \
+		"gaps, fwq and run_*_tsc intact after re-online" \
 		"task runs on CPU 1" "start 10^6 samples" "state running" \
 		"settings refused while running" \
 		"samples readable while offline" "stop the running ftq" \
@@ -163,14 +182,14 @@ if dmesg | grep -q "could not calculate TSC khz"; then
 		ktap_fail "ftq: $d (not run: TSC frequency unknown, no PM timer or HPET)"
 	done
 	for d in "start 2000 events" "ends by itself" "polled from CPU 0" \
-		"2000 results" "run_tsc" "period change refused" "stop" \
+		"2000 results" "run_*_tsc" "period change refused" "stop" \
 		"CPU 1 online again" "start 10^6 events" "stop after 10" \
 		"returned on request"; do
 		ktap_fail "timer: $d (not run: TSC frequency unknown, no PM timer or HPET)"
 	done
 else
-	ktap_check "tsc_khz is known ($(cat $C1/tsc_khz))" \
-		'[ "$(cat $C1/tsc_khz)" -gt 0 ]'
+	ktap_check "tsc_khz is known ($(cat $TSC_KHZ))" \
+		'[ "$(cat $TSC_KHZ)" -gt 0 ]'
 	n0=$(offsched_lines)
 	$ctl write $C1/service ftq > /dev/null
 	$ctl write $C1/samples 200 > /dev/null
@@ -197,7 +216,7 @@ else
 		'[ "$(field status "$s")" = 2 ] && [ "$(field samples_done "$s")" = 200 ] &&
 		 [ "$(field fwq_done "$s")" = 1000 ]'
 	run_tsc
-	ktap_check "run_tsc gives the start and end of the FTQ run ($rt)" \
+	ktap_check "run_start_tsc and run_end_tsc give the start and end of the FTQ run ($rt)" \
 		'[ "$t0" -gt 0 ] && [ "$t1" -gt "$t0" ]'
 	gd=$(cat $C1/gaps_done)
 	gl=$(cat $C1/gaps_lost)
@@ -206,7 +225,7 @@ else
 		 [ "$(field gaps_done "$s")" = "$gd" ] &&
 		 [ "$(field gaps_lost "$s")" = "$gl" ]'
 	g1=$($ctl gaps $C1/gaps "$t0" "$t1")
-	ktap_check "gaps: 16 bytes per gap, start < end, in order, within run_tsc ($g1)" \
+	ktap_check "gaps: 16 bytes per gap, start < end, in order, within run_*_tsc ($g1)" \
 		'[ "$(field bytes "$g1")" = $((16 * gd)) ] &&
 		 [ "$(field bad "$g1")" = 0 ] && [ "$(field unordered "$g1")" = 0 ]'
 	w1=$($ctl fwq $C1/fwq)
@@ -230,9 +249,9 @@ else
 		 [ "$(cat $C1/state)" = stopped ]'
 	r2=$($ctl results $C1/results)
 	ktap_check "results intact after re-online ($r2)" '[ "$r2" = "$r1" ]'
-	ktap_check "gaps, fwq and run_tsc intact after re-online" \
+	ktap_check "gaps, fwq and run_*_tsc intact after re-online" \
 		'cat $C1/gaps | cmp -s - /tmp/gaps1 && cat $C1/fwq | cmp -s - /tmp/fwq1 &&
-		 [ "$(cat $C1/run_tsc)" = "$rt" ]'
+		 (rt1=$rt; run_tsc; [ "$rt" = "$rt1" ])'
 	ran=$(taskset -c 1 sh -c 'cat /proc/self/stat' | awk '{print $39}')
 	ktap_check "a task pinned to CPU 1 runs there again (ran on CPU $ran)" '[ "$ran" = 1 ]'
 
@@ -264,7 +283,7 @@ else
 		 [ "$(field bytes "$($ctl fwq $C1/fwq)")" = 0 ]'
 	run_tsc
 	g3=$($ctl gaps $C1/gaps "$t0" "$t1")
-	ktap_check "its gaps lie within its run_tsc ($rt: $g3)" \
+	ktap_check "its gaps lie within its run_*_tsc ($rt: $g3)" \
 		'[ "$t1" -gt "$t0" ] &&
 		 [ "$(field bytes "$g3")" = $((16 * $(cat $C1/gaps_done))) ] &&
 		 [ "$(field bad "$g3")" = 0 ] && [ "$(field unordered "$g3")" = 0 ]'

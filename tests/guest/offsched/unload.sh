@@ -40,5 +40,6 @@ h2=$(tail -n 1 /tmp/hold.out)
 ktap_check "the old mapping still shows the old run ($h2)" '[ "$h2" = "$h1" ]'
 got=$($ctl rmmod offsched_mgr)
 ktap_check "rmmod once the mapping is gone ($got)" \
-	'[ "$got" = OK ] && [ ! -e $C1 ] && [ ! -e /dev/offsched ]'
+	'[ "$got" = OK ] && [ ! -e $C1 ] && [ ! -e /dev/offsched ] &&
+	 [ ! -e $SYS/offsched ]'
 ktap_check "modprobe offsched_mgr again" 'modprobe offsched_mgr'
