@@ -4,7 +4,7 @@
 # the ftq and echo services on CPU 1 through sysfs and /dev/offsched.
 . ../lib/ktap.sh
 
-ktap_plan 204
+ktap_plan 205
 
 . ./lib.sh
 . ../lib/kexec.sh
@@ -23,7 +23,7 @@ ktap_check "modprobe offsched_kunit" 'modprobe offsched_kunit'
 for c in offsched_test_ftq_probe offsched_test_ftq_step offsched_test_fwq \
 	offsched_test_bad_args offsched_test_register offsched_test_kmem \
 	offsched_test_run offsched_test_notify offsched_test_lock_wait \
-	offsched_test_pkt; do
+	offsched_test_tlb offsched_test_pkt; do
 	r=$(dmesg | sed 's/^\[[^]]*\] //' | grep -E "^    (not )?ok [0-9]+ $c\$" |
 		tail -n 1)
 	case "$r" in
@@ -31,11 +31,11 @@ for c in offsched_test_ftq_probe offsched_test_ftq_step offsched_test_fwq \
 	*) ktap_fail "KUnit $c (${r:-no result})" ;;
 	esac
 done
-ktap_check "KUnit offsched suite: all 10 passed, none skipped" \
-	'dmesg | grep -q "# offsched: pass:10 fail:0 skip:0 total:10"'
+ktap_check "KUnit offsched suite: all 11 passed, none skipped" \
+	'dmesg | grep -q "# offsched: pass:11 fail:0 skip:0 total:11"'
 rmmod offsched_kunit
-ktap_check "the KUnit run printed 'CPU 1 is now offline and OFFSCHED' six times" \
-	'[ "$(offsched_lines)" = 6 ]'
+ktap_check "the KUnit run printed 'CPU 1 is now offline and OFFSCHED' seven times" \
+	'[ "$(offsched_lines)" = 7 ]'
 ktap_check "CPU 1 is online after the KUnit suite" '[ "$(cat $ONLINE1)" = 1 ]'
 
 # --- loading --------------------------------------------------------------
