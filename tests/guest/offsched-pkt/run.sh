@@ -7,9 +7,10 @@
 # for duplicates), the rules', the service's and the stack's drop counters.
 . ../lib/ktap.sh
 
-ktap_plan 56
+ktap_plan 59
 
 . ../offsched/lib.sh
+. ../lib/trace.sh
 . ./net.sh
 HOLD=0x401d401d401d401d
 RELEASE=0x4e1e4e1e4e1e4e1e
@@ -29,6 +30,31 @@ udp_errs() {
 		awk '/^Udp: [0-9]/ { print $4 + $6 }'
 }
 refcnt() { cat /sys/module/offsched_mgr/refcnt; }
+# rx_dropped of v1, the receiving device (its namespace's /proc/net/dev)
+rxdrop() {
+	nsenter -t $NS -n cat /proc/net/dev | sed -n 's/^ *v1: *//p' | awk '{ print $4 }'
+}
+# Packets the stack processed, every CPU (softnet_stat's first column)
+softnet_processed() {
+	local s=0 d
+	for d in $(awk '{ print $1 }' /proc/net/softnet_stat); do
+		s=$((s + 0x$d))
+	done
+	echo $s
+}
+# drops_start, drops_end REASON: skb:kfree_skb events with REASON between
+# them, in dropped
+drops_start() {
+	echo 0 > $TR/tracing_on
+	echo > $TR/trace
+	trace_only skb/kfree_skb
+	echo 1 > $TR/tracing_on
+}
+drops_end() {
+	echo 0 > $TR/tracing_on
+	trace_only
+	dropped=$(grep -c "kfree_skb:.* reason: $1\$" $TR/trace)
+}
 # identity: with nothing in flight, every matched packet is accounted for
 identity() {
 	[ "$(stat1 in_flight)" = 0 ] &&
@@ -141,11 +167,15 @@ expect "so is the ring size" $C1/pkt_ring 64 EBUSY
 ktap_check "offsched_mgr cannot be removed while it runs" \
 	'[ "$($ctl rmmod offsched_mgr)" != OK ] && [ -d /sys/module/offsched_mgr ]'
 
+sp0=$(softnet_processed)
 flow_ovd 9000 100000 100000; a_ovd=$ovd
+sp=$(($(softnet_processed) - sp0))
 ktap_check "flow A (count, pass): $recv of $sent received, $a_ovd dropped on overflow, none twice" \
 	'[ "$sent" = 100000 ] && [ "$((recv + a_ovd))" = "$sent" ] && [ "$dup" = 0 ]'
 ktap_check "rules 0 and 1 counted $(rule_pkts 0) and $(rule_pkts 1), the $recv received" \
 	'[ "$(rule_pkts 0)" = "$recv" ] && [ "$(rule_pkts 1)" = "$recv" ]'
+ktap_check "softnet_stat processed the $recv judged packets once ($sp, not twice)" \
+	'[ "$sp" -ge "$recv" ] && [ "$sp" -lt $((recv + recv / 2)) ]'
 flow_ovd 9001 10000 100000; b_ovd=$ovd
 ktap_check "flow B (drop): $recv of $sent received, rule 2 dropped $(rule_pkts 2), $b_ovd on overflow" \
 	'[ "$sent" = 10000 ] && [ "$recv" = 0 ] && [ "$(($(rule_pkts 2) + b_ovd))" = "$sent" ]'
@@ -157,17 +187,29 @@ ktap_check "the service passed $(stat1 passed) (flow A), dropped $(stat1 dropped
 	'[ "$(stat1 passed)" = "$(rule_pkts 1)" ] && [ "$(stat1 dropped)" = "$(rule_pkts 2)" ] &&
 	 [ "$(stat1 in_flight)" = 0 ] && [ "$(stat1 orphaned)" = 0 ]'
 ktap_check "matched $(stat1 matched) = passed + dropped + dev_gone + overflow + bypassed" identity
+# A rule's drop is a filter's: its own drop reason, not rx_dropped.
+r0=$(rxdrop) sd0=$(stat1 dropped)
+drops_start
+flow 9001 100 1000
+drops_end OFFSCHED_PKT_RULE
+ktap_check "100 dropped by rule 2: $dropped freed with reason OFFSCHED_PKT_RULE, rx_dropped $r0 -> $(rxdrop)" \
+	'[ "$recv" = 0 ] && [ "$(($(stat1 dropped) - sd0))" = 100 ] && [ "$dropped" = 100 ] &&
+	 [ "$(rxdrop)" = "$r0" ]'
 
 # --- 3. overflow, on purpose: the service holds its verdicts ----------------
 echo stop > $C1/control
 echo 64 > $C1/pkt_ring
 echo start > $C1/control
 ktap_check "hold the verdicts ($HOLD)" '$ctl send 1 $HOLD | grep -q OK'
-ovd=$(stat1 overflow_dropped) p0=$(rule_pkts 1)
+ovd=$(stat1 overflow_dropped) p0=$(rule_pkts 1) r0=$(rxdrop)
 recv_start 9000 2000
+drops_start
 $U send 10.9.0.2 9000 200 > $T/send.9000 2>&1
+drops_end FULL_RING
 ktap_check "ring of 64, 200 sent while held: 64 in flight, 136 dropped on overflow" \
 	'[ "$(stat1 in_flight)" = 64 ] && [ "$(($(stat1 overflow_dropped) - ovd))" = 136 ]'
+ktap_check "as the stack drops on a full backlog: rx_dropped +$(($(rxdrop) - r0)), $dropped with reason FULL_RING" \
+	'[ "$(($(rxdrop) - r0))" = 136 ] && [ "$dropped" = 136 ]'
 ktap_check "release the verdicts" '$ctl send 1 $RELEASE | grep -q OK'
 recv_end 9000
 ktap_check "the 64 judged once released: $recv received, rule 1 +$(($(rule_pkts 1) - p0))" \
