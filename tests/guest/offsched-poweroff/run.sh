@@ -8,11 +8,12 @@
 # the end of the suite; ./shutdown checks what the kernel printed, the
 # power-off itself included.
 # QEMU's TCG CPU has the vendor Intel here (./cpu): with its default AMD
-# family 0xf identity the kernel finds no SMT siblings.
+# family 0xf identity the kernel finds no SMT siblings. Without the
+# hypervisor bit, the microcode loader runs.
 . ../lib/ktap.sh
 . ../offsched/lib.sh
 
-ktap_plan 26
+ktap_plan 34
 C2=$SYS/cpu2/offsched
 
 ktap_note "kernel $(uname -r)"
@@ -64,6 +65,26 @@ ktap_check "echo on CPU 1 was not asked to stop: running, answering ($out)" \
 expect "SMT control on" $SMT on OK
 expect "stop echo on CPU 1" $C1/control stop OK
 ktap_check "every CPU online again" '[ "$(cat $SYS/online)" = 0-3 ]'
+
+# --- late microcode loading ----------------------------------------------------
+# The loader runs on this Intel CPU without the hypervisor bit (./cpu).
+# A late load rendezvouses the online CPUs only: a sibling thread that
+# runs a callback would run through the update of its core, so the load
+# is refused (EBUSY), while a sibling simply offline does not stop it
+# (no firmware here: nothing is loaded, the write succeeds).
+UC=$SYS/microcode/reload
+ktap_check "the late microcode loader is there ($UC)" '[ -w $UC ]'
+$ctl write $C1/service echo > /dev/null
+expect "start echo on CPU 1" $C1/control start OK
+expect "a late microcode load while echo runs on CPU 1 is refused" $UC 1 EBUSY
+out=$($ctl ring 1 10)
+ktap_check "echo on CPU 1 goes on ($out); the log names it" \
+	'case "$out" in "OK n=10 "*) true ;; *) false ;; esac &&
+	 dmesg | grep -q "CPU 1 runs an OFFSCHED callback, aborting microcode update"'
+expect "stop echo on CPU 1" $C1/control stop OK
+expect "CPU 1 offline by hand, no callback" $ONLINE1 0 OK
+expect "then a late load is not refused" $UC 1 OK
+expect "CPU 1 online again" $ONLINE1 1 OK
 
 # --- the power-off -----------------------------------------------------------
 $ctl write $C1/service echo > /dev/null
