@@ -165,20 +165,20 @@ ktap_check "its rule holds one more reference on offsched_mgr than the echo serv
 expect "the rules are frozen while it runs" $C1/pkt_rules clear EBUSY
 expect "so is the ring size" $C1/pkt_ring 64 EBUSY
 ktap_check "offsched_mgr cannot be removed while it runs" \
-	'[ "$($ctl rmmod offsched_mgr)" != OK ] && [ -d /sys/module/offsched_mgr ]'
+	'[ "$($ctl rmmod offsched_mgr)" = EAGAIN ] && [ -d /sys/module/offsched_mgr ]'
 
 sp0=$(softnet_processed)
 flow_ovd 9000 100000 100000; a_ovd=$ovd
 sp=$(($(softnet_processed) - sp0))
-ktap_check "flow A (count, pass): $recv of $sent received, $a_ovd dropped on overflow, none twice" \
-	'[ "$sent" = 100000 ] && [ "$((recv + a_ovd))" = "$sent" ] && [ "$dup" = 0 ]'
+ktap_check "flow A (count, pass): all $sent received ($recv), none dropped on overflow ($a_ovd), none twice" \
+	'[ "$sent" = 100000 ] && [ "$recv" = "$sent" ] && [ "$a_ovd" = 0 ] && [ "$dup" = 0 ]'
 ktap_check "rules 0 and 1 counted $(rule_pkts 0) and $(rule_pkts 1), the $recv received" \
 	'[ "$(rule_pkts 0)" = "$recv" ] && [ "$(rule_pkts 1)" = "$recv" ]'
 ktap_check "softnet_stat processed the $recv judged packets once ($sp, not twice)" \
 	'[ "$sp" -ge "$recv" ] && [ "$sp" -lt $((recv + recv / 2)) ]'
 flow_ovd 9001 10000 100000; b_ovd=$ovd
 ktap_check "flow B (drop): $recv of $sent received, rule 2 dropped $(rule_pkts 2), $b_ovd on overflow" \
-	'[ "$sent" = 10000 ] && [ "$recv" = 0 ] && [ "$(($(rule_pkts 2) + b_ovd))" = "$sent" ]'
+	'[ "$sent" = 10000 ] && [ "$recv" = 0 ] && [ "$(rule_pkts 2)" = "$sent" ] && [ "$b_ovd" = 0 ]'
 m0=$(stat1 matched)
 flow 9002 10000 100000
 ktap_check "flow C (no rule): $recv of $sent received, none matched" \
@@ -263,8 +263,10 @@ rp=$rpb; recv_end 9001; b_recv=$recv
 a_sent=$(kv $T/send.9000 sent) b_sent=$(kv $T/send.9001 sent)
 ktap_check "$ok of $cycles stop/start cycles under traffic succeeded (at least 3)" \
 	'[ "$ok" = "$cycles" ] && [ "$ok" -ge 3 ]'
-ktap_check "flow A: all $a_sent received ($a_recv, dup $a_dup), judged $(($(rule_pkts 1) - pa0)) of them" \
-	'[ "$a_recv" = "$a_sent" ] && [ "$a_sent" = 100000 ] && [ "$a_dup" = 0 ]'
+ja=$(($(rule_pkts 1) - pa0))
+ktap_check "flow A: all $a_sent received ($a_recv, dup $a_dup), the service judged $ja of them (at least a tenth)" \
+	'[ "$a_recv" = "$a_sent" ] && [ "$a_sent" = 100000 ] && [ "$a_dup" = 0 ] &&
+	 [ "$ja" -ge $((a_sent / 10)) ] && [ "$ja" -le "$a_recv" ]'
 ktap_check "flow B: $b_recv of $b_sent received, exactly those rule 2 did not drop ($(($(rule_pkts 2) - pb0)))" \
 	'[ "$b_sent" = 20000 ] && [ "$((b_recv + $(rule_pkts 2) - pb0))" = "$b_sent" ]'
 ktap_check "identity under stop/start" identity
