@@ -17,14 +17,17 @@ RELEASE=0x4e1e4e1e4e1e4e1e
 
 stat1() { cat $C1/pkt_$1; }
 rule_pkts() { sed -n "s/^$1 .* packets \([0-9]*\) .*/\1/p" $C1/pkt_rules; }
-# Losses outside OFFSCHED: the backlog's drops, UDP's receive errors
-softnet_drops() {
+# softnet_sum COLUMN: /proc/net/softnet_stat's column (hexadecimal), every
+# CPU: 1 the packets processed, 2 the backlog's drops
+softnet_sum() {
 	local s=0 d
-	for d in $(awk '{ print $2 }' /proc/net/softnet_stat); do
+	for d in $(awk -v c=$1 '{ print $c }' /proc/net/softnet_stat); do
 		s=$((s + 0x$d))
 	done
 	echo $s
 }
+# Losses outside OFFSCHED: the backlog's drops, UDP's receive errors
+softnet_drops() { softnet_sum 2; }
 udp_errs() {
 	nsenter -t $NS -n cat /proc/net/snmp |
 		awk '/^Udp: [0-9]/ { print $4 + $6 }'
@@ -33,14 +36,6 @@ refcnt() { cat /sys/module/offsched_mgr/refcnt; }
 # rx_dropped of v1, the receiving device (its namespace's /proc/net/dev)
 rxdrop() {
 	nsenter -t $NS -n cat /proc/net/dev | sed -n 's/^ *v1: *//p' | awk '{ print $4 }'
-}
-# Packets the stack processed, every CPU (softnet_stat's first column)
-softnet_processed() {
-	local s=0 d
-	for d in $(awk '{ print $1 }' /proc/net/softnet_stat); do
-		s=$((s + 0x$d))
-	done
-	echo $s
 }
 # drops_start, drops_end REASON: skb:kfree_skb events with REASON between
 # them, in dropped
@@ -167,9 +162,9 @@ expect "so is the ring size" $C1/pkt_ring 64 EBUSY
 ktap_check "offsched_mgr cannot be removed while it runs" \
 	'[ "$($ctl rmmod offsched_mgr)" = EAGAIN ] && [ -d /sys/module/offsched_mgr ]'
 
-sp0=$(softnet_processed)
+sp0=$(softnet_sum 1)
 flow_ovd 9000 100000 100000; a_ovd=$ovd
-sp=$(($(softnet_processed) - sp0))
+sp=$(($(softnet_sum 1) - sp0))
 ktap_check "flow A (count, pass): all $sent received ($recv), none dropped on overflow ($a_ovd), none twice" \
 	'[ "$sent" = 100000 ] && [ "$recv" = "$sent" ] && [ "$a_ovd" = 0 ] && [ "$dup" = 0 ]'
 ktap_check "rules 0 and 1 counted $(rule_pkts 0) and $(rule_pkts 1), the $recv received" \
