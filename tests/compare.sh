@@ -39,7 +39,8 @@
 #             quantum from both probes.
 #   paired-same  their control, in the same boot: a SCHED_NOTICK probe on
 #             both CPUs, so that the ratio of the two is the emulator's
-#   timer-hrtimer, timer-notick, timer-offsched   periodic events on CPU
+#   timer-hrtimer, timer-notick, timer-offsched, timer-doorbell
+#             periodic events on CPU
 #             (boot 1): TIMER_EVENTS deadlines TIMER_QUANTUM us apart, how
 #             late each event comes and the period and jitter of their
 #             times, from clock_nanosleep(TIMER_ABSTIME) in a FIFO 99
@@ -47,7 +48,10 @@
 #             thread polling the TSC (ftq --tsc-timer), and from the
 #             OFFSCHED timer service on the offlined CPU, as it fired them
 #             and as a SCHED_OTHER thread polling for them on CPU 0 (with
-#             CPU 0's housekeeping) saw them (ftq --offsched-timer)
+#             CPU 0's housekeeping) saw them (ftq --offsched-timer); and
+#             timer-doorbell: the same service ringing its doorbell, a
+#             reader asleep in read() of /dev/offsched on CPU 0 (ftq
+#             --offsched-timer --doorbell)
 # Both kernels are built with the compare configuration (debugging off).
 # Every user-space scenario also times getppid() (ftq --syscalls) after the probe.
 # Options (make variables or environment):
@@ -57,7 +61,8 @@
 #                    mainline-cfs,icount,mainline-icount,icount-jump,
 #                    mainline-icount-jump,steps-notick,steps-nohz,
 #                    steps-nohz-cfs,steps-cfs,steps-mainline-cfs,
-#                    timer-hrtimer,timer-notick,timer-offsched
+#                    timer-hrtimer,timer-notick,timer-offsched,
+#                    timer-doorbell
 #             (the default; mainline-fifo, notick-isolate, paired,
 #             paired-gettime and paired-same on request)
 #   CPUS=N, N>2: scale.  Every non-boot CPU runs a probe at once: N-1
@@ -75,7 +80,7 @@ set -uo pipefail
 
 CPUS=${CPUS:-2}
 [[ $CPUS =~ ^[0-9]+$ ]] || die "CPUS must be a number (got '$CPUS')"
-DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,icount-jump,mainline-icount-jump,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs,timer-hrtimer,timer-notick,timer-offsched
+DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,icount-jump,mainline-icount-jump,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs,timer-hrtimer,timer-notick,timer-offsched,timer-doorbell
 known=",$DEFAULT,mainline-fifo,notick-isolate,paired,paired-gettime,paired-same,"
 scale= dur=10 nprobe=1
 if [ "$CPUS" -gt 2 ]; then
@@ -194,7 +199,7 @@ count_steps() {
 }
 
 pick() { tr ',' '\n' <<< "$SCENARIOS" | grep -E "$1" | paste -sd,; }
-ours=$(pick '^(cfs|fifo|notick|notick-isolate|offsched|steps-notick|steps-cfs|timer-(hrtimer|notick|offsched))$')
+ours=$(pick '^(cfs|fifo|notick|notick-isolate|offsched|steps-notick|steps-cfs|timer-(hrtimer|notick|offsched|doorbell))$')
 mainline=$(pick '^(mainline-(cfs|fifo)|steps-mainline-cfs)$')
 [ -n "$ours" ] && boot plain compare "$ours" ""
 nohz=$(pick '^(steps-)?nohz')

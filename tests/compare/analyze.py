@@ -37,7 +37,7 @@ ORDER = ['offsched', 'notick', 'notick-isolate', 'nohz', 'nohz-cfs', 'nohz-throt
          'mainline-icount-jump', 'steps-notick', 'steps-nohz', 'steps-nohz-cfs', 'steps-cfs',
          'steps-mainline-cfs', 'paired-notick', 'paired-nohz', 'paired-gettime-notick',
          'paired-gettime-nohz', 'paired-same-notick', 'paired-same-nohz',
-         'timer-offsched', 'timer-notick', 'timer-hrtimer']
+         'timer-offsched', 'timer-doorbell', 'timer-notick', 'timer-hrtimer']
 # The rows of mainline at its best (tuned nohz_full=): the reference.
 REFERENCE = ['nohz', 'nohz-cfs']
 LABEL = {
@@ -62,13 +62,19 @@ LABEL = {
     'timer-hrtimer': 'hrtimer, FIFO 99 (clock_nanosleep)',
     'timer-notick': 'SCHED_NOTICK polling the TSC',
     'timer-offsched': 'OFFSCHED timer',
+    'timer-doorbell': 'OFFSCHED timer, doorbell',
 }
 # timer-offsched's two rows: the service's own lateness, and the poller's
+# timer-doorbell's one row: the reader its doorbell woke
 TIMER_ROWS = {'timer-offsched': [('service', 'OFFSCHED timer, fired (service)'),
-                                 ('timer', 'OFFSCHED timer, delivered (CPU 0 poller)')]}
+                                 ('timer', 'OFFSCHED timer, delivered (CPU 0 poller)')],
+              'timer-doorbell': [('timer', 'OFFSCHED timer, delivered (CPU 0 doorbell)')]}
+# The scenarios of the OFFSCHED timer service (ftq --offsched-timer)
+OFFSCHED_TIMERS = ('timer-offsched', 'timer-doorbell')
 # How each timer scenario's tool ran, for its errors
 TIMER_TOOL = {'timer-hrtimer': 'ftq --timer', 'timer-notick': 'ftq --tsc-timer',
-              'timer-offsched': 'ftq --offsched-timer'}
+              'timer-offsched': 'ftq --offsched-timer',
+              'timer-doorbell': 'ftq --offsched-timer --doorbell'}
 NR_GETPPID = 110
 
 
@@ -183,7 +189,7 @@ def analyse_timer(sc, run, cpu):
                parse_table(run.get('interrupts after', []), cpu))
     if 'interrupts before' in run and 'interrupts after' in run:
         res['loc'] = irq.get('LOC', 0)
-    if sc != 'timer-offsched':
+    if sc not in OFFSCHED_TIMERS:
         return res
     if svc is None:
         return fail('%s printed no "# service" line' % tool)
@@ -192,6 +198,9 @@ def analyse_timer(sc, run, cpu):
     except (KeyError, ValueError):
         return fail('%s\'s "# service" line lacks a number: %s' % (
             tool, ' '.join('%s=%s' % kv for kv in svc.items())))
+    wait = 'doorbell' if sc == 'timer-doorbell' else 'poll'
+    if svc.get('wait', 'poll') != wait:
+        return fail('%s waited for the events by %s, not by %s' % (tool, svc.get('wait'), wait))
     if events != n:
         return fail('the service fired %d of its %d deadlines (status %s)' % (
             events, n, svc.get('status', '?')))
@@ -747,6 +756,11 @@ def timer_lines(summary, order, cpu):
               ' kernel threads, every IRQ);')
         print('  events fired before its first look (median of runs: %s) are in the fired row only.'
               % fmtv(o.get('unwatched')))
+    if 'error' not in summary.get('timer-doorbell', {'error': 1}):
+        print('OFFSCHED timer, doorbell: the same service rings its doorbell (an IPI to CPU 0) after'
+              ' each event; ftq')
+        print('  --offsched-timer --doorbell sleeps in read() of /dev/offsched until it rings, then'
+              ' reads the word.')
     if 'timer-hrtimer' in scs or 'timer-notick' in scs:
         print('hrtimer and SCHED_NOTICK ran untraced (a deployment does not trace).')
     print('Under QEMU TCG each vCPU is a host thread, the offline one included: lateness includes'

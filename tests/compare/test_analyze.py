@@ -442,7 +442,8 @@ def steps_failures():
     assert rc == 1 and 'getppid steps, SCHED_NOTICK, run 1: exit status 1' in out, out
 
 
-def timer_out(sc, late, ev, overruns=0, hz=1000000000, period_ns=1000000, wakeups=None, svc=None):
+def timer_out(sc, late, ev, overruns=0, hz=1000000000, period_ns=1000000, wakeups=None, svc=None,
+              wait=None):
     """ftq's timer records (TSC at 1 GHz: a cycle is a ns): the "# timer"
     line, L and E lines, and timer-offsched's "# service" line, K and F
     lines (svc: (samples, events, missed, unwatched, K, F))."""
@@ -451,9 +452,10 @@ def timer_out(sc, late, ev, overruns=0, hz=1000000000, period_ns=1000000, wakeup
            % (period_ns // 1000, period_ns, len(late) if wakeups is None else wakeups, overruns, clock, hz)]
     if svc:
         n, events, missed, unwatched, k, f = svc
+        wait = wait or ('doorbell' if sc == 'timer-doorbell' else 'poll')
         out.append('# service cpu=1 samples=%d events=%d missed=%d loops=%d unwatched=%d'
-                   ' period_cycles=%d status=complete' % (n, events, missed, events - missed, unwatched,
-                                                          period_ns))
+                   ' period_cycles=%d status=complete wait=%s' % (n, events, missed, events - missed,
+                                                                  unwatched, period_ns, wait))
     out += ['L %d' % v for v in late] + ['E %d %d' % e for e in ev]
     if svc:
         out += ['K %d' % v for v in k] + ['F %d %d' % e for e in f]
@@ -474,10 +476,10 @@ def timer_log(sc='timer-notick', rep=1, rc=0, out=None, err=(), loc=(50, 52)):
              '@@ softirqs before', SOFTIRQS.format(7),
              '@@ interrupts after', INTERRUPTS.format(100, loc[1], 0),
              '@@ softirqs after', SOFTIRQS.format(7)]
-    if sc == 'timer-offsched':
+    if sc in analyze.OFFSCHED_TIMERS:
         lines.append('@@ offsched state=stopped')
     lines += ['@@ ftq rc=%d' % rc] + out + ['@@ stderr'] + list(err)
-    if sc != 'timer-offsched':
+    if sc not in analyze.OFFSCHED_TIMERS:
         lines += ['@@ trace_clock', '[x86-tsc] local', '@@ trace_stats', 'overrun: 0', '@@ trace']
     return '\n'.join(lines + ['@@ end %s %d rc=%d' % (sc, rep, rc)]) + '\n'
 
@@ -492,9 +494,9 @@ OS_LATE = (2000, 1000, 4000, 5000)
 OS_EV = ((1, 2002000), (2, 3001000), (4, 5004000), (5, 6005000))
 
 
-def offsched_timer_log(rep=1, svc=OS_SVC, late=OS_LATE, ev=OS_EV, overruns=1, **log):
-    return timer_log('timer-offsched', rep, out=timer_out('timer-offsched', late, ev, overruns=overruns,
-                                                          svc=svc), **log)
+def offsched_timer_log(rep=1, svc=OS_SVC, late=OS_LATE, ev=OS_EV, overruns=1, sc='timer-offsched',
+                       wait=None, **log):
+    return timer_log(sc, rep, out=timer_out(sc, late, ev, overruns=overruns, svc=svc, wait=wait), **log)
 
 
 def close(a, b):
@@ -558,6 +560,19 @@ def timer_offsched_run():
 
 
 @test
+def timer_doorbell_run():
+    """timer-doorbell: the delivered lateness of a reader its doorbell woke; one that polled fails"""
+    r = timer_one(offsched_timer_log(sc='timer-doorbell'), 'timer-doorbell')
+    assert r['ok'] and r['timer']['events'] == 4 and r['service']['events'] == 5, r
+    assert r['timer']['late_us'] == [3.0, 5.0, 5.0], r
+    r = timer_one(offsched_timer_log(sc='timer-doorbell', wait='poll'), 'timer-doorbell')
+    assert not r['ok'] and r['error'] == ('ftq --offsched-timer --doorbell waited for the events'
+                                          ' by poll, not by doorbell'), r
+    r = timer_one(offsched_timer_log(wait='doorbell'), 'timer-offsched')
+    assert not r['ok'] and 'by doorbell, not by poll' in r['error'], r
+
+
+@test
 def timer_failures():
     """a timer tool that failed, printed no event or a truncated output fails its run"""
     def fails(why, text, sc='timer-notick'):
@@ -589,10 +604,11 @@ def timer_failures():
 
 @test
 def timer_table():
-    """the Timer table: medians of runs, two rows for timer-offsched, failures loud"""
+    """the Timer table: medians of runs, two rows for timer-offsched, one for timer-doorbell, failures loud"""
     other = timer_out('timer-notick', (30000, 40000, 50000, 700000), TIMER_EV, overruns=3)
     rc, out, res = main_on([run_log(), timer_log() + timer_log(rep=2, out=other) +
-                            timer_log(rep=3) + offsched_timer_log()])
+                            timer_log(rep=3) + offsched_timer_log() +
+                            offsched_timer_log(sc='timer-doorbell')])
     assert rc == 0, out
     sm = res['scenarios']['timer-notick']
     assert sm['runs'] == 3 and sm['timer']['overruns'] == 1 and close(sm['timer']['late_p99_us'], 500), sm
@@ -603,6 +619,11 @@ def timer_table():
     assert row.split()[-8:] == ['4', '1', '10.20', '500.00', '500.00', '+122500.0', '250.0', '2'], row
     assert any(l.startswith('OFFSCHED timer, fired (service)') and '1/1' in l for l in lines), out
     assert any(l.startswith('OFFSCHED timer, delivered (CPU 0 poller)') for l in lines), out
+    # timer-doorbell: its delivered row only, and what it is
+    assert [l.split()[6:8] for l in lines if l.startswith('OFFSCHED timer, delivered (CPU 0 doorbell)')] == \
+        [['1/1', '4']], out
+    assert not any(l.startswith('OFFSCHED timer, doorbell') for l in lines[:lines.index('')]) and \
+        'sleeps in read() of /dev/offsched until it rings' in out, out
     assert 'events fired before its first look (median of runs: 1)' in out, out
     assert 'delivered_jitter_ns 1000.0 / 1000.0 / 1000.0' in out and \
         'fired_late_p99_us 0.30 / 0.30 / 0.30' in out, out

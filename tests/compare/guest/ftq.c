@@ -44,8 +44,12 @@
  *     service on CPU (its samples_done word, polled); lateness of the
  *     delivery: the TSC when the word was seen to change less the latest
  *     deadline it passed. Also:
+ *     With --doorbell, the poller sleeps in read() of /dev/offsched
+ *     until the service's doorbell (set to its CPU by the caller) wakes it,
+ *     then reads the word. Also:
  *   # service cpu=N samples=N events=N missed=N loops=N unwatched=N
  *             period_cycles=N status=complete|stopped|running
+ *             wait=poll|doorbell
  *     events: deadlines the service passed; missed: those it saw only
  *     after the next one (result U32_MAX, in no K line); unwatched: events
  *     fired before this poller first looked (in no L line); so wakeups +
@@ -60,6 +64,8 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +144,8 @@ static void __attribute__((noreturn)) usage(FILE *out, int status)
 		"                       timer service on CPU (started by \"echo start\"\n"
 		"                       now or within 30 s) and print how late each\n"
 		"                       event was, as delivered and as fired\n"
+		"  -d, --doorbell       with -o: sleep in read() of /dev/offsched until\n"
+		"                       the service's doorbell rings, instead of polling\n"
 		"  -h, --help           this text\n");
 	exit(status);
 }
@@ -432,7 +440,7 @@ static void sleep_ms(long ms)
  * OFFSCHED_WAIT_NS (a run's memory is made by its start: the one mapped
  * before is the last run's, over). NULL with the reason said if none.
  */
-static const struct offsched_shm *offsched_map_run(unsigned long cpu)
+static const struct offsched_shm *offsched_map_run(unsigned long cpu, int *fdp)
 {
 	const uint64_t t0 = mono_ns();
 	const char *why = "no run of the service there yet (OFFSCHED_IOC_ATTACH: ENODATA)";
@@ -494,7 +502,10 @@ static const struct offsched_shm *offsched_map_run(unsigned long cpu)
 			status = shm_load(&shm->status);
 			if (status == OFFSCHED_STATUS_READY ||
 			    status == OFFSCHED_STATUS_RUNNING) {
-				close(fd);
+				if (fdp)
+					*fdp = fd;
+				else
+					close(fd);
 				return shm;
 			}
 			why = status == OFFSCHED_STATUS_COMPLETE ?
@@ -514,16 +525,36 @@ static const struct offsched_shm *offsched_map_run(unsigned long cpu)
 }
 
 /*
+ * --doorbell: sleep until the doorbell of the attached CPU rings, the
+ * stall time at most. Returns 1 if it rang, 0 if not, -1 on an error.
+ */
+static int doorbell_wait(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint64_t count;
+	int r = poll(&p, 1, (int)(OFFSCHED_STALL_NS / 1000000ull));
+
+	if (r < 0 || (r && read(fd, &count, sizeof(count)) != sizeof(count))) {
+		fprintf(stderr, "ftq: --doorbell: %s of /dev/offsched: %s\n",
+			r < 0 ? "poll()" : "read()", strerror(errno));
+		return -1;
+	}
+	return r;
+}
+
+/*
  * --offsched-timer: the events of the OFFSCHED timer service on cpu, as
  * a thread on an online CPU gets them: by polling the word samples_done
- * (acquire), whose store (release) is the event. Each change is one
- * delivery, of the latest deadline passed; its lateness is the TSC then
- * less that deadline. The service's own lateness of each deadline comes
- * from its results after the run.
+ * (acquire), whose store (release) is the event, or (with doorbell)
+ * asleep until the doorbell the service rings after each event wakes it.
+ * Each change is one delivery, of the latest deadline passed; its
+ * lateness is the TSC then less that deadline. The service's own
+ * lateness of each deadline comes from its results after the run.
  */
-static int offsched_timer(unsigned long cpu)
+static int offsched_timer(unsigned long cpu, bool doorbell)
 {
-	const struct offsched_shm *shm = offsched_map_run(cpu);
+	int fd = -1;
+	const struct offsched_shm *shm = offsched_map_run(cpu, doorbell ? &fd : NULL);
 	const uint32_t *results;
 	struct timer_event *ev;
 	unsigned long done = 0, overruns = 0, missed = 0, i;
@@ -570,6 +601,10 @@ static int offsched_timer(unsigned long cpu)
 	stall = (uint64_t)((double)OFFSCHED_STALL_NS * hz / 1e9) + 2 * period;
 	last = __rdtsc();
 	for (i = 0; seen < n; i++) {
+		if (doorbell && (k = shm_load(&shm->samples_done)) == seen &&
+		    shm_load(&shm->status) <= OFFSCHED_STATUS_RUNNING &&
+		    doorbell_wait(fd) < 0)
+			return EXIT_FAILURE;
 		k = shm_load(&shm->samples_done);
 		if (k != seen) {
 			now = __rdtsc();
@@ -588,7 +623,7 @@ static int offsched_timer(unsigned long cpu)
 			last = now;
 			continue;
 		}
-		if (i % 1024)
+		if (!doorbell && i % 1024)
 			continue;
 		/* Returned early (stopped): nothing more comes. */
 		if (shm_load(&shm->status) > OFFSCHED_STATUS_RUNNING &&
@@ -613,9 +648,9 @@ static int offsched_timer(unsigned long cpu)
 
 	print_timer_head("offsched", shm->quantum_ns, done, overruns, hz, "kernel");
 	printf("# service cpu=%lu samples=%" PRIu32 " events=%" PRIu32 " missed=%lu loops=%llu"
-	       " unwatched=%" PRIu32 " period_cycles=%" PRIu64 " status=%s\n",
+	       " unwatched=%" PRIu32 " period_cycles=%" PRIu64 " status=%s wait=%s\n",
 	       cpu, n, seen, missed, (unsigned long long)shm->loops, unwatched, period,
-	       offsched_status_name(status));
+	       offsched_status_name(status), doorbell ? "doorbell" : "poll");
 	print_timer_events(ev, done, hz);
 	for (k = 0; k < seen; k++)
 		if (results[k] != OFFSCHED_TIMER_MISSED)
@@ -655,6 +690,7 @@ int main(int argc, char **argv)
 		{ "timer", required_argument, NULL, 'T' },
 		{ "tsc-timer", required_argument, NULL, 'k' },
 		{ "offsched-timer", required_argument, NULL, 'o' },
+		{ "doorbell", no_argument, NULL, 'd' },
 		{ "gettime", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -666,10 +702,11 @@ int main(int argc, char **argv)
 	struct ftq_run run = { 0 };
 	struct rusage ru;
 	uint64_t *fwq, start_tsc, end_tsc, t0, t1;
+	bool doorbell = false;
 	double hz;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "q:n:g:w:r:s:t:T:k:o:Gh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "q:n:g:w:r:s:t:T:k:o:dGh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q': quantum_us = parse_num(optarg, "quantum"); break;
 		case 'n': samples = parse_num(optarg, "sample count"); break;
@@ -681,6 +718,7 @@ int main(int argc, char **argv)
 		case 'T': timer_n = parse_num(optarg, "wakeup count"); break;
 		case 'k': tsc_timer_n = parse_num(optarg, "deadline count"); break;
 		case 'o': os_cpu = parse_num(optarg, "OFFSCHED CPU"); break;
+		case 'd': doorbell = true; break;
 		case 'G': p.raw = gettime_tsc; break;
 		case 'h': usage(stdout, EXIT_SUCCESS);
 		default: usage(stderr, EXIT_FAILURE);
@@ -699,8 +737,10 @@ int main(int argc, char **argv)
 			usage(stderr, EXIT_FAILURE);
 		return tsc_timer(quantum_us, tsc_timer_n);
 	}
+	if (doorbell && !os_cpu)
+		usage(stderr, EXIT_FAILURE);
 	if (os_cpu)
-		return offsched_timer(os_cpu);
+		return offsched_timer(os_cpu, doorbell);
 
 	hz = tsc_hz_estimate();
 	run.quantum = (uint64_t)((double)quantum_us * hz / 1e6);

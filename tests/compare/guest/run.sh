@@ -339,6 +339,9 @@ offsched_record() {
 #   timer-offsched  the OFFSCHED timer service on the offlined CPU, its
 #                   events polled by ftq --offsched-timer on CPU 0 as
 #                   SCHED_OTHER, beside this script and CPU 0's kernel work
+#   timer-doorbell  the same, the service ringing its doorbell on CPU 0
+#                   after each event, ftq --offsched-timer --doorbell asleep
+#                   in read() of /dev/offsched until it rings
 # ftq converts the TSC with the kernel's tsc_khz, which the OFFSCHED
 # module shows (loaded for that in every timer scenario).
 
@@ -367,19 +370,23 @@ run_timer() {
 	return $rc
 }
 
-# run_timer_offsched: the timer service on the CPU; its poller starts
-# first and maps the shared memory that this start makes (events fired
-# before its first look are counted as unwatched). The service returns
-# after its last event; the stop brings the CPU back online.
+# run_timer_offsched [doorbell]: the timer service on the CPU; its poller
+# starts first and maps the shared memory that this start makes (events
+# fired before its first look are counted as unwatched); with doorbell,
+# the service rings CPU 0 after each event and the poller sleeps until it
+# does. The service returns after its last event; the stop brings the CPU
+# back online.
 run_timer_offsched() {
+	local bell=none opt=
 	d=/sys/devices/system/cpu/cpu$cpu/offsched stopped=
+	[ "$1" = doorbell ] && bell=0 opt=--doorbell
 	modprobe offsched_mgr 2>/dev/null
 	[ -d $d ] || { echo "@@ unavailable no $d"; return 1; }
 	{ echo timer > $d/service && echo $((tquantum * 1000)) > $d/quantum_ns &&
-	  echo "$tevents" > $d/samples; } 2> /tmp/setup.err ||
+	  echo "$tevents" > $d/samples && echo $bell > $d/doorbell; } 2> /tmp/setup.err ||
 		{ echo "@@ unavailable timer service setup failed: $(cat /tmp/setup.err)"; return 1; }
 	snapshot before > /tmp/snap
-	taskset -c 0 ./ftq --offsched-timer "$cpu" > /tmp/ftq.out 2> /tmp/ftq.err &
+	taskset -c 0 ./ftq --offsched-timer "$cpu" $opt > /tmp/ftq.out 2> /tmp/ftq.err &
 	pid=$!
 	if ! echo start 2> /tmp/setup.err > $d/control; then
 		kill $pid 2>/dev/null
@@ -503,6 +510,7 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 			timer-hrtimer) rt_unthrottled run_timer "$sc" ;;
 			timer-notick) run_timer "$sc" ;;
 			timer-offsched) run_timer_offsched ;;
+			timer-doorbell) run_timer_offsched doorbell ;;
 			*) echo "@@ unavailable unknown scenario" ;;
 			esac
 			echo "@@ end $sc $r rc=$?"

@@ -4,7 +4,7 @@
 # the ftq and echo services on CPU 1 through sysfs and /dev/offsched.
 . ../lib/ktap.sh
 
-ktap_plan 205
+ktap_plan 218
 
 . ./lib.sh
 . ../lib/kexec.sh
@@ -325,6 +325,9 @@ else
 	# --- the timer service ---------------------------------------------------
 	. ./timer.sh
 fi
+
+# --- doorbells: the services wake a reader on CPU 0 (./doorbell.sh) ----------
+. ./doorbell.sh
 
 # --- 20 start -> run -> stop -> online cycles, with echo ----------------------
 $ctl write $C1/service echo > /dev/null
