@@ -52,8 +52,9 @@ fi
 
 cp -r "$TOP/tests/guest/lib" "$root/tests/lib"
 # UAPI headers of the patched tree come after the system's, so that only
-# what the series add (e.g. linux/offsched_ftq.h) is taken from there.
-CFLAGS="-static -O2 -std=gnu11 -Wall -Wextra -Werror -idirafter $TREE/include/uapi"
+# what the series add (e.g. linux/offsched.h) is taken from there; then the
+# tree's tools headers, for the FTQ loops (tools/include/linux/offsched_ftq.h).
+CFLAGS="-static -O2 -std=gnu11 -Wall -Wextra -Werror -idirafter $TREE/include/uapi -idirafter $TREE/tools/include"
 suites=("$TOP"/tests/guest/*/)
 [ "$flavour" = compare ] && suites+=("$TOP/tests/compare/guest/")
 for d in "${suites[@]}"; do

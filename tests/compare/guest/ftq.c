@@ -3,9 +3,10 @@
  * ftq - Fixed Time Quantum and Fixed Work Quantum noise probe, user space.
  *
  * The FTQ and FWQ loops, and the probe that records the gaps in the FTQ
- * loop, are those of <linux/offsched_ftq.h>, the header the OFFSCHED ftq
- * service compiles too, so every scenario runs the very same code on the
- * very same clock: a bare RDTSC.  The probe checks on every clock read how
+ * loop, are those of <linux/offsched_ftq.h> (the kernel tree's
+ * tools/include/linux/offsched_ftq.h), the user-space copy of the loops
+ * the OFFSCHED ftq service runs (include/linux/offsched_ftq.h), so every
+ * scenario runs the same code on the very same clock: a bare RDTSC.  The probe checks on every clock read how
  * long it was since the previous one, and records each gap above a
  * threshold with its start and end on the TSC, so that lost time can be
  * matched against the kernel's trace events (recorded with the x86-tsc
@@ -41,7 +42,7 @@
  *     deadlines period_cycles apart (the period rounded to a cycle):
  *   # tsc period_cycles=N start_tsc=N (the first deadline)
  *   --offsched-timer CPU: clock=offsched, the events of the OFFSCHED timer
- *     service on CPU (its samples_done word, polled); lateness of the
+ *     service on CPU (its events_done word, polled); lateness of the
  *     delivery: the TSC when the word was seen to change less the latest
  *     deadline it passed. Also:
  *     With --doorbell, the poller sleeps in read() of /dev/offsched
@@ -492,8 +493,8 @@ static const struct offsched_shm *offsched_map_run(unsigned long cpu, int *fdp)
 			if (shm->magic != OFFSCHED_SHM_MAGIC ||
 			    shm->version != OFFSCHED_SHM_VERSION || shm->cpu != cpu ||
 			    shm->size != arg.size || !shm->tsc_khz ||
-			    !shm->quantum_cycles || !shm->nr_samples ||
-			    shm->samples_offset + (uint64_t)shm->nr_samples * sizeof(uint32_t) > arg.size) {
+			    !shm->period_cycles || !shm->nr_events ||
+			    shm->results_offset + (uint64_t)shm->nr_events * sizeof(uint32_t) > arg.size) {
 				fprintf(stderr, "ftq: --offsched-timer: bad shared memory header of CPU %lu\n",
 					cpu);
 				munmap(p, arg.size);
@@ -544,7 +545,7 @@ static int doorbell_wait(int fd)
 
 /*
  * --offsched-timer: the events of the OFFSCHED timer service on cpu, as
- * a thread on an online CPU gets them: by polling the word samples_done
+ * a thread on an online CPU gets them: by polling the word events_done
  * (acquire), whose store (release) is the event, or (with doorbell)
  * asleep until the doorbell the service rings after each event wakes it.
  * Each change is one delivery, of the latest deadline passed; its
@@ -565,10 +566,10 @@ static int offsched_timer(unsigned long cpu, bool doorbell)
 
 	if (!shm)
 		return EXIT_FAILURE;
-	n = shm->nr_samples;
-	period = shm->quantum_cycles;
+	n = shm->nr_events;
+	period = shm->period_cycles;
 	hz = (double)shm->tsc_khz * 1e3;
-	results = (const uint32_t *)((const char *)shm + shm->samples_offset);
+	results = (const uint32_t *)((const char *)shm + shm->results_offset);
 	ev = calloc(n, sizeof(*ev));
 	if (!ev) {
 		perror("ftq: calloc");
@@ -597,19 +598,19 @@ static int offsched_timer(unsigned long cpu, bool doorbell)
 	}
 
 	/* Events fired before this first look were not watched. */
-	seen = unwatched = shm_load(&shm->samples_done);
+	seen = unwatched = shm_load(&shm->events_done);
 	stall = (uint64_t)((double)OFFSCHED_STALL_NS * hz / 1e9) + 2 * period;
 	last = __rdtsc();
 	for (i = 0; seen < n; i++) {
-		if (doorbell && (k = shm_load(&shm->samples_done)) == seen &&
+		if (doorbell && (k = shm_load(&shm->events_done)) == seen &&
 		    shm_load(&shm->status) <= OFFSCHED_STATUS_RUNNING &&
 		    doorbell_wait(fd) < 0)
 			return EXIT_FAILURE;
-		k = shm_load(&shm->samples_done);
+		k = shm_load(&shm->events_done);
 		if (k != seen) {
 			now = __rdtsc();
 			if (k < seen || k > n) {
-				fprintf(stderr, "ftq: --offsched-timer: samples_done went from %" PRIu32
+				fprintf(stderr, "ftq: --offsched-timer: events_done went from %" PRIu32
 					" to %" PRIu32 " (%" PRIu32 " events)\n", seen, k, n);
 				return EXIT_FAILURE;
 			}
@@ -627,7 +628,7 @@ static int offsched_timer(unsigned long cpu, bool doorbell)
 			continue;
 		/* Returned early (stopped): nothing more comes. */
 		if (shm_load(&shm->status) > OFFSCHED_STATUS_RUNNING &&
-		    shm_load(&shm->samples_done) == seen)
+		    shm_load(&shm->events_done) == seen)
 			break;
 		if (__rdtsc() - last > stall) {
 			fprintf(stderr, "ftq: --offsched-timer: no event from CPU %lu for %llu s (%" PRIu32
@@ -646,10 +647,10 @@ static int offsched_timer(unsigned long cpu, bool doorbell)
 	for (k = 0; k < seen; k++)
 		missed += results[k] == OFFSCHED_TIMER_MISSED;
 
-	print_timer_head("offsched", shm->quantum_ns, done, overruns, hz, "kernel");
+	print_timer_head("offsched", shm->period_ns, done, overruns, hz, "kernel");
 	printf("# service cpu=%lu samples=%" PRIu32 " events=%" PRIu32 " missed=%lu loops=%llu"
 	       " unwatched=%" PRIu32 " period_cycles=%" PRIu64 " status=%s wait=%s\n",
-	       cpu, n, seen, missed, (unsigned long long)shm->loops, unwatched, period,
+	       cpu, n, seen, missed, (unsigned long long)shm->on_time, unwatched, period,
 	       offsched_status_name(status), doorbell ? "doorbell" : "poll");
 	print_timer_events(ev, done, hz);
 	for (k = 0; k < seen; k++)

@@ -32,7 +32,9 @@
  *   osctl fwq FILE              read u64 FWQ results; prints
  *                               "bytes=B n=N zero=Z min=A max=B"
  *   osctl shm CPU               prints "status=S samples_done=N messages=M
- *                               gaps_done=G gaps_lost=L fwq_done=F loops=P"
+ *                               gaps_done=G gaps_lost=L fwq_done=F loops=P
+ *                               run=R" (timer: samples_done is events_done,
+ *                               loops on_time; R the run the memory is of)
  *   osctl phys CPU              prints the physical address of the loops
  *                               counter in CPU's shared memory (pagemap)
  *   osctl peek ADDR             prints the u64 at physical address ADDR,
@@ -308,8 +310,8 @@ static inline uint64_t rdtsc(void)
 
 static int do_timer(struct offsched_shm *shm)
 {
-	uint32_t n = shm->nr_samples, seen, k, *delivered;
-	uint64_t start = shm->start_tsc, period = shm->quantum_cycles, now;
+	uint32_t n = shm->nr_events, seen, k, *delivered;
+	uint64_t start = shm->start_tsc, period = shm->period_cycles, now;
 	size_t changes = 0, backwards = 0, kept = 0;
 
 	delivered = calloc(n ? n : 1, sizeof(*delivered));
@@ -317,9 +319,9 @@ static int do_timer(struct offsched_shm *shm)
 		perror("calloc");
 		return 2;
 	}
-	seen = __atomic_load_n(&shm->samples_done, __ATOMIC_ACQUIRE);
+	seen = __atomic_load_n(&shm->events_done, __ATOMIC_ACQUIRE);
 	for (;;) {
-		k = __atomic_load_n(&shm->samples_done, __ATOMIC_ACQUIRE);
+		k = __atomic_load_n(&shm->events_done, __ATOMIC_ACQUIRE);
 		now = rdtsc();
 		if (k != seen) {
 			changes++;
@@ -339,7 +341,7 @@ static int do_timer(struct offsched_shm *shm)
 		/* Returned (stopped): nothing more comes */
 		if (__atomic_load_n(&shm->status, __ATOMIC_ACQUIRE) >
 		    OFFSCHED_STATUS_RUNNING &&
-		    __atomic_load_n(&shm->samples_done, __ATOMIC_ACQUIRE) == k)
+		    __atomic_load_n(&shm->events_done, __ATOMIC_ACQUIRE) == k)
 			break;
 	}
 	printf("changes=%zu backwards=%zu final=%u events=%u delivered_p50=%u delivered_max=%u\n",
@@ -686,14 +688,15 @@ int main(int argc, char **argv)
 			return 2;
 		printf("status=%u samples_done=%u messages=%" PRIu64
 		       " gaps_done=%u gaps_lost=%" PRIu64 " fwq_done=%u"
-		       " loops=%" PRIu64 "\n",
+		       " loops=%" PRIu64 " run=%" PRIu64 "\n",
 		       __atomic_load_n(&shm->status, __ATOMIC_ACQUIRE),
 		       __atomic_load_n(&shm->samples_done, __ATOMIC_ACQUIRE),
 		       (uint64_t)__atomic_load_n(&shm->messages, __ATOMIC_RELAXED),
 		       __atomic_load_n(&shm->gaps_done, __ATOMIC_ACQUIRE),
 		       (uint64_t)__atomic_load_n(&shm->gaps_lost, __ATOMIC_RELAXED),
 		       __atomic_load_n(&shm->fwq_done, __ATOMIC_ACQUIRE),
-		       (uint64_t)__atomic_load_n(&shm->loops, __ATOMIC_RELAXED));
+		       (uint64_t)__atomic_load_n(&shm->loops, __ATOMIC_RELAXED),
+		       (uint64_t)shm->run);
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "phys")) {

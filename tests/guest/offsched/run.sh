@@ -4,7 +4,7 @@
 # the ftq and echo services on CPU 1 through sysfs and /dev/offsched.
 . ../lib/ktap.sh
 
-ktap_plan 218
+ktap_plan 219
 
 . ./lib.sh
 . ../lib/kexec.sh
@@ -351,6 +351,8 @@ ktap_check "20 start/ring/stop cycles, every step as expected ($bad failed steps
 	'[ $bad = 0 ]'
 ktap_check "20 more runs counted ($(cat $C1/runs) after $runs0)" \
 	'[ "$(cat $C1/runs)" = $((runs0 + 20)) ]'
+ktap_check "the last run's shared memory says which run it is ($(field run "$($ctl shm 1)"), runs $(cat $C1/runs))" \
+	'[ "$(field run "$($ctl shm 1)")" = "$(cat $C1/runs)" ] && [ "$(cat $C1/runs)" -gt 20 ]'
 ktap_check "20 more 'now offline and OFFSCHED' messages" \
 	'[ "$(offsched_lines)" = $((n0 + 20)) ]'
 ktap_check "no warning in dmesg so far" \
