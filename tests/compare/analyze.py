@@ -185,6 +185,9 @@ def analyse_timer(sc, run, cpu):
     res['period_ns'] = period
     res['tsc_source'] = head.get('tsc_source', '?')
     res['timer'] = dict(timer_stats(late, ev, period, hz), overruns=overruns)
+    gone = missing_cpu(run, cpu)
+    if gone:
+        return fail(gone)
     irq = diff(parse_table(run.get('interrupts before', []), cpu),
                parse_table(run.get('interrupts after', []), cpu))
     if 'interrupts before' in run and 'interrupts after' in run:
@@ -268,6 +271,17 @@ def parse_table(lines, cpu):
             name = 'IRQ%s %s' % (name, desc.split()[-1] if desc else '')
         out[name.strip()] = int(f[idx])
     return out
+
+
+def missing_cpu(run, cpu):
+    """Why the run's /proc/interrupts snapshots cannot count CPU cpu (a
+    CPU offline when one was taken: an OFFSCHED stop that failed reads as
+    no interrupt at all), or None."""
+    for when in ('before', 'after'):
+        lines = run.get('interrupts ' + when)
+        if lines is not None and (not lines or 'CPU%d' % cpu not in lines[0].split()):
+            return 'CPU %d is not in /proc/interrupts %s the run (offline then?)' % (cpu, when)
+    return None
 
 
 def diff(before, after):
@@ -422,6 +436,12 @@ def attribute(gaps, ivs, points):
     return kernel, worst, unattributed, per_src, lower
 
 
+# The trace events the counts rest on (tests/compare/guest/run.sh)
+REQUIRED_EVENTS = ('irq_vectors:local_timer_entry', 'irq_vectors:reschedule_entry',
+                   'irq_vectors:call_function_single_entry', 'irq:irq_handler_entry',
+                   'sched:sched_switch')
+
+
 def trace_problem(sc, run, pid):
     """Why a user-space run's trace cannot be trusted, or None.
 
@@ -432,6 +452,13 @@ def trace_problem(sc, run, pid):
     """
     if 'trace' not in run:
         return None if sc == 'offsched' else 'no trace'
+    # an event that could not be enabled would read as none happening
+    enabled = {l.strip() for l in run.get('set_event', [])}
+    if 'set_event' not in run:
+        return 'no list of the trace events enabled (set_event)'
+    for e in REQUIRED_EVENTS:
+        if e not in enabled:
+            return 'trace event %s was not enabled' % e
     clock = ' '.join(run.get('trace_clock', []))
     if '[x86-tsc]' not in clock:
         return 'trace clock is not x86-tsc (%s)' % (clock.strip() or 'unknown')
@@ -519,6 +546,11 @@ def analyse_run(sc, run, cpu):
         res['hk_late_us'] = lateness_us(late)
         head = next((keyvals(l) for l in run[hk] if l.startswith('# timer ')), {})
         res['hk_overruns'] = int(head.get('overruns', 0))
+    gone = missing_cpu(run, cpu)
+    if gone:
+        res['ok'] = False
+        res['error'] = gone
+        return res
     irq = diff(parse_table(run.get('interrupts before', []), cpu),
                parse_table(run.get('interrupts after', []), cpu))
     soft = diff(parse_table(run.get('softirqs before', []), cpu),
@@ -547,6 +579,14 @@ def analyse_run(sc, run, cpu):
         res['ok'] = False
         res['error'] = 'no FTQ samples'
         return res
+    # A truncated output would read as a short, quiet run
+    declared = params.get('samples', '')
+    if not declared.isdigit() or len(samples) != int(declared):
+        res['ok'] = False
+        res['error'] = ('%d FTQ samples of the %s the probe declared: truncated' % (len(samples), declared)
+                        if declared.isdigit() else
+                        'the probe did not say how many samples it takes (samples=%s)' % declared)
+        return res
     # Gaps past the probe's room for them (the OFFSCHED service's 65536,
     # the user probe's 2^20) are only counted: their time would be in
     # neither bound nor in the unattributed time.
@@ -573,12 +613,25 @@ def analyse_run(sc, run, cpu):
         res['ctxsw'] = int(params['nvcsw']) + int(params['nivcsw'])
     pid = probe_pid(run.get('trace', []))
     err = trace_problem(sc, run, pid)
+    if not err and 'trace' in run:
+        # the trace's window is inside the snapshots' (tracing on after
+        # the first, off before the second): it cannot see more ticks
+        tl = sum(1 for l in run['trace'] if ' local_timer_entry: ' in l)
+        if tl > res['loc']:
+            err = ('the trace has %d local timer interrupts on CPU %d, /proc/interrupts %d'
+                   ' over a longer window' % (tl, cpu, res['loc']))
     if err:
         res['ok'] = False
         res['error'] = err
         return res
     events = parse_trace(run.get('trace', []), cpu)
-    if events and 'start_tsc' in params and pid is not None:
+    if events and pid is not None and not ('start_tsc' in params and 'end_tsc' in params):
+        # LOC run and IRQ run would vanish from the table, and the row
+        # from the reference lines, without a word
+        res['ok'] = False
+        res['error'] = 'the probe gave no start_tsc/end_tsc: its loop cannot be placed in the trace'
+        return res
+    if events and pid is not None:
         # Counted from the trace, the same way for every user-space
         # scenario: over the whole life of the probe's process on the CPU
         # (the launcher execs the probe, so it is one pid: from its first

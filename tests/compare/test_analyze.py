@@ -17,14 +17,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import analyze  # noqa: E402
 
 PID = 321
-INTERRUPTS = """           CPU0       CPU1
-  0:         10          0   IO-APIC   2-edge      timer
-LOC:        {0}        {1}   Local timer interrupts
-RES:          0          {2}   Rescheduling interrupts
+INTERRUPTS = """           CPU0       CPU1       CPU2
+  0:         10          0          0   IO-APIC   2-edge      timer
+LOC:        {0}        {1}        {1}   Local timer interrupts
+RES:          0          {2}          0   Rescheduling interrupts
 """
-SOFTIRQS = """                    CPU0       CPU1
-          HI:          0          0
-       TIMER:          5          {0}
+SOFTIRQS = """                    CPU0       CPU1       CPU2
+          HI:          0          0          0
+       TIMER:          5          {0}          0
 """
 
 
@@ -54,9 +54,16 @@ def base_trace():
     ]
 
 
+# what set_event lists in the guest (irq_vectors and irq whole, and more)
+SET_EVENT = ['irq_vectors:local_timer_entry', 'irq_vectors:local_timer_exit',
+             'irq_vectors:reschedule_entry', 'irq_vectors:call_function_single_entry',
+             'irq:irq_handler_entry', 'sched:sched_switch']
+
+
 def run_log(sc='cfs', rep=1, clock='[x86-tsc] local global', stats=None, trace=None, rc=0,
-            syscalls=(330, 340, 350), sysc_rc=0, sysc_err=()):
+            syscalls=(330, 340, 350), sysc_rc=0, sysc_err=(), set_event=None):
     stats = stats if stats is not None else ['entries: 8', 'overrun: 0', 'dropped events: 0']
+    set_event = SET_EVENT if set_event is None else set_event
     trace = trace if trace is not None else base_trace()
     out = ['@@ begin %s %d' % (sc, rep),
            '@@ interrupts before', INTERRUPTS.format(100, 50, 0),
@@ -71,6 +78,7 @@ def run_log(sc='cfs', rep=1, clock='[x86-tsc] local global', stats=None, trace=N
            'W 1000', 'W 1200', 'W 1100',
            'R nvcsw=2 nivcsw=1',
            '@@ stderr', '@@ sysc rc=%d' % sysc_rc] + ['C %d' % c for c in syscalls] + list(sysc_err) + [
+           '@@ set_event'] + list(set_event) + [
            '@@ trace_clock', clock,
            '@@ trace_stats'] + stats + ['@@ trace'] + trace + [
            '@@ end %s %d rc=%d' % (sc, rep, rc)]
@@ -228,6 +236,44 @@ def offsched_log(gaps_lost='0', rep=1):
 
 
 @test
+def events_not_enabled_fail():
+    """a trace without the events the counts rest on, or with more ticks than /proc/interrupts, fails"""
+    assert_fails('trace event irq_vectors:local_timer_entry was not enabled',
+                 set_event=[e for e in SET_EVENT if e != 'irq_vectors:local_timer_entry'])
+    text = run_log()
+    i = text.index('@@ set_event')
+    j = text.index('@@ trace_clock')
+    r = analyse_one(text[:i] + text[j:])
+    assert not r['ok'] and r['error'] == 'no list of the trace events enabled (set_event)', r
+    extra = [ev(3000 + 10 * k, 'local_timer_entry', 'vector=236') for k in range(3)]
+    r = analyse_one(run_log(trace=base_trace() + extra))
+    assert not r['ok'] and r['error'] == ('the trace has 5 local timer interrupts on CPU 1,'
+                                          ' /proc/interrupts 3 over a longer window'), r
+
+
+@test
+def truncated_or_unplaced_runs_fail():
+    """a run with fewer samples than declared, without start_tsc, or with the CPU gone from a snapshot fails"""
+    text = run_log()
+    r = analyse_one(text.replace('S 50\n', ''))
+    assert not r['ok'] and r['error'] == '3 FTQ samples of the 4 the probe declared: truncated', r
+    r = analyse_one(text.replace(' samples=4 ', ' '))
+    assert not r['ok'] and 'did not say how many samples' in r['error'], r
+    r = analyse_one(text.replace('# run start_tsc=1000 end_tsc=8000 ', '# run '))
+    assert not r['ok'] and 'no start_tsc/end_tsc' in r['error'], r
+    i = text.index('@@ interrupts after')
+    r = analyse_one(text[:i] + text[i:].replace('CPU0       CPU1       CPU2', 'CPU0       CPU2', 1))
+    assert not r['ok'] and r['error'] == 'CPU 1 is not in /proc/interrupts after the run (offline then?)', r
+    # the same in a timer run (timer-offsched: a stop that failed)
+    t = offsched_timer_log()
+    i = t.index('@@ interrupts after')
+    r = timer_one(t[:i] + t[i:].replace('CPU0       CPU1       CPU2', 'CPU0', 1), 'timer-offsched')
+    assert not r['ok'] and 'CPU 1 is not in /proc/interrupts after' in r['error'], r
+    # and the good run is still good
+    assert analyse_one(text)['ok']
+
+
+@test
 def lost_gaps_fail():
     """gaps the probe could not record (OFFSCHED's gaps_lost) fail the run"""
     runs = list(analyze.split_sections_text(offsched_log()))
@@ -344,6 +390,7 @@ def paired_log(base, rep, notick_s, nohz_s):
     def one(sc, cpu, samples):
         text = run_log(sc, rep, trace=[t.replace('[001]', '[%03d]' % cpu) for t in base_trace()])
         text = text.replace('@@ begin %s %d\n' % (sc, rep), '@@ begin %s %d\n@@ cpu\n%d\n' % (sc, rep, cpu))
+        text = text.replace(' samples=4 ', ' samples=%d ' % len(samples))
         return text.replace('S 100\nS 90\nS 100\nS 50', '\n'.join('S %d' % v for v in samples))
     return one(base + '-notick', 1, notick_s) + one(base + '-nohz', 2, nohz_s)
 

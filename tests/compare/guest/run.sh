@@ -84,8 +84,10 @@ emit() {
 	cat "$3"
 	echo "@@ stderr"
 	cat "$4"
-	# What the host checks before it trusts the trace: the clock,
-	# and that the ring buffer lost nothing.
+	# What the host checks before it trusts the trace: the events
+	# enabled, the clock, and that the ring buffer lost nothing.
+	echo "@@ set_event"
+	cat $T/set_event
 	echo "@@ trace_clock"
 	cat $T/trace_clock
 	echo "@@ trace_stats"
