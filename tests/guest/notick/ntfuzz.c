@@ -12,7 +12,15 @@
  * mask of CPU alone, CPU 0 alone or both; and writes random and boundary
  * strings to /proc/sys/kernel/sched_notick_grace_us. Every call must
  * succeed or fail with an errno the interface documents, and leave what
- * reads back consistent:
+ * reads back consistent. Where the outcome follows from the request
+ * alone (the order of sched_setattr()'s checks, sched-notick.rst's errno
+ * table: the size, the pid, the policy, the flags, the priority, the
+ * mask for SCHED_NOTICK), the call must give exactly that result: a
+ * valid SCHED_NOTICK request from a thread bound to CPU alone must be
+ * admitted, any other mask refused with EINVAL. The few cases it does
+ * not predict (SCHED_DEADLINE's parameters and bandwidth, util clamps on
+ * a kernel with them, SCHED_NOTICK with SCHED_FLAG_KEEP_PARAMS) need a
+ * documented errno only:
  *
  *   - a failed call changes nothing (policy, flags, nice, priority,
  *     affinity, the CPU's owner in sysfs, the sysctl's value);
@@ -22,9 +30,10 @@
  *     owner of CPU, and then our mask is CPU alone.
  *
  * After each case the thread goes back to SCHED_OTHER (which must
- * succeed). Prints "cases=N setattr=N setscheduler=N sysctl=N", one
- * "errno NAME N" line per result, "bad=N" and the first bad cases.
- * Exit status 0 when bad=0.
+ * succeed). Prints "cases=N setattr=N setscheduler=N sysctl=N",
+ * "predicted=N", "unpredicted=N" and "admitted=N" (SCHED_NOTICK
+ * requests that succeeded) on lines of their own, one "errno NAME N" line per result, "bad=N"
+ * and the first bad cases. Exit status 0 when bad=0.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -43,6 +52,12 @@
 #define FLAG_RESET_ON_FORK	0x01
 #define FLAG_KEEP_POLICY	0x08
 #define FLAG_KEEP_PARAMS	0x10
+#define FLAG_UTIL_CLAMP		0x60
+#define FLAG_ALL		0x7f
+#define FLAG_SUGOV		0x10000000
+#define NO_PID			0x3ffffff0	/* no such process */
+/* the result of a call the model does not predict */
+#define UNPREDICTED		(-1)
 #define GRACE "/proc/sys/kernel/sched_notick_grace_us"
 
 /* struct sched_attr (glibc 2.36 has none; the uapi header's sched_param
@@ -73,8 +88,10 @@ struct state {
 };
 
 static int cpu;
-static unsigned long bad;
+static unsigned long bad, predicted, unpredicted, admitted;
 static unsigned long counts[4096];
+/* The kernel has util clamps (CONFIG_UCLAMP_TASK): not modelled */
+static int uclamp;
 
 static unsigned long rnd(unsigned long n)
 {
@@ -151,16 +168,105 @@ static int documented(int e)
 	return 0;
 }
 
-/*
- * A scheduling call's outcome: success or a documented errno; a failure
- * changes nothing; a success gives the policy @want (-1: any).
- */
-static void check_call(const char *what, int e, const struct state *before,
-		       const struct state *after, long want)
+/* The thread's mask is CPU alone: a SCHED_NOTICK request may be admitted */
+static int mask_is_cpu(const struct state *s)
 {
+	return CPU_COUNT(&s->mask) == 1 && CPU_ISSET(cpu, &s->mask);
+}
+
+static int valid_policy(uint32_t policy)
+{
+	return policy <= 3 || policy == 5 || policy == 6 || policy == SCHED_NOTICK;
+}
+
+/*
+ * What __sched_setscheduler() answers a root thread that is SCHED_OTHER
+ * with priority 0 (as every case starts), asking for @policy (-1: keep
+ * it) with @flags and @prio, its mask as in @s: 0, an errno, or
+ * UNPREDICTED. The checks in the kernel's order.
+ */
+static int predict_setscheduler(long policy, uint64_t flags, uint32_t prio,
+				const struct state *s)
+{
+	long eff = policy < 0 ? 0 : policy;
+
+	if (policy >= 0 && !valid_policy((uint32_t)policy))
+		return EINVAL;
+	if (flags & ~(uint64_t)(FLAG_ALL | FLAG_SUGOV))
+		return EINVAL;
+	if (prio > 99)
+		return EINVAL;
+	if (eff == 6)
+		return UNPREDICTED;	/* SCHED_DEADLINE's parameters */
+	if ((eff == 1 || eff == 2) != (prio != 0))
+		return EINVAL;
+	if (flags & FLAG_SUGOV)
+		return EINVAL;
+	if (flags & FLAG_UTIL_CLAMP)
+		return uclamp ? UNPREDICTED : EOPNOTSUPP;
+	if (eff != SCHED_NOTICK)
+		return 0;
+	if (flags & FLAG_KEEP_PARAMS)
+		return UNPREDICTED;
+	/* sched-notick.rst: exactly one online CPU, not the boot CPU */
+	return mask_is_cpu(s) ? 0 : EINVAL;
+}
+
+/* sched_setattr(@pid, @a): the syscall's own checks first */
+static int predict_setattr(pid_t pid, const struct attr *a,
+			   const struct state *s)
+{
+	uint32_t size = a->size ? a->size : 48, i;
+
+	if (pid < 0)
+		return EINVAL;
+	if (size < 48 || size > 4096)
+		return E2BIG;
+	for (i = 56; i < size; i++)
+		if (((const unsigned char *)a)[i])
+			return E2BIG;
+	if ((a->sched_flags & FLAG_UTIL_CLAMP) && size < 56)
+		return EINVAL;
+	if ((int32_t)a->sched_policy < 0)
+		return EINVAL;
+	if (pid == NO_PID)
+		return ESRCH;
+	/*
+	 * SCHED_FLAG_KEEP_PARAMS takes only the nice value of a SCHED_OTHER
+	 * thread (get_params()): the priority asked for stays.
+	 */
+	return predict_setscheduler(a->sched_flags & FLAG_KEEP_POLICY ?
+				    -1 : (long)a->sched_policy,
+				    a->sched_flags, a->sched_priority, s);
+}
+
+/*
+ * A scheduling call's outcome: success or a documented errno, exactly
+ * the one @expect says unless UNPREDICTED; a failure changes nothing; a
+ * success gives the policy @want (-1: any).
+ */
+static void check_call(const char *what, int e, int expect,
+		       const struct state *before, const struct state *after,
+		       long want)
+{
+	char why[96];
+
 	counts[e < 4096 ? e : 4095]++;
 	if (e && !documented(e))
 		report(what, strerror(e));
+	if (expect == UNPREDICTED) {
+		unpredicted++;
+	} else {
+		predicted++;
+		if (e != expect) {
+			snprintf(why, sizeof(why), "gave %s, not %s",
+				 e ? strerrorname_np(e) : "success",
+				 expect ? strerrorname_np(expect) : "success");
+			report(what, why);
+		}
+	}
+	if (!e && after->policy == SCHED_NOTICK && before->policy != SCHED_NOTICK)
+		admitted++;
 	if (e && !same_state(before, after))
 		report(what, "failed, but the state changed");
 	if (!e && want >= 0 && after->policy != (uint32_t)want)
@@ -208,7 +314,7 @@ static void fuzz_setattr(char *what, size_t len)
 	struct state before, after;
 	struct attr buf, *a = &buf;
 	pid_t pid = 0;
-	int e;
+	int e, expect;
 
 	memset(a, 0, sizeof(*a));
 	a->size = rnd(4) ? sizes[rnd(sizeof(sizes) / sizeof(sizes[0]))] : (uint32_t)rnd(200);
@@ -227,7 +333,7 @@ static void fuzz_setattr(char *what, size_t len)
 		a->tail[rnd(64)] = 1;	/* a non-zero byte past the struct */
 	switch (rnd(20)) {
 	case 0: pid = getpid(); break;
-	case 1: pid = 0x3ffffff0; break;	/* no such process */
+	case 1: pid = NO_PID; break;
 	case 2: pid = -1; break;
 	}
 	snprintf(what, len, "sched_setattr(pid %d, size %u, policy %u, flags %#llx, nice %d, prio %u)",
@@ -235,9 +341,11 @@ static void fuzz_setattr(char *what, size_t len)
 		 a->sched_nice, a->sched_priority);
 
 	get_state(&before);
+	/* before the call: a refused size is written back into a->size */
+	expect = predict_setattr(pid, a, &before);
 	e = syscall(SYS_sched_setattr, pid, a, 0) ? errno : 0;
 	get_state(&after);
-	check_call(what, e, &before, &after,
+	check_call(what, e, expect, &before, &after,
 		   a->sched_flags & (FLAG_KEEP_POLICY | FLAG_KEEP_PARAMS) ?
 		   -1 : (long)a->sched_policy);
 }
@@ -246,16 +354,26 @@ static void fuzz_setscheduler(char *what, size_t len)
 {
 	struct state before, after;
 	struct sched_param sp = { .sched_priority = (int)pick_prio() };
-	int policy = (int)pick_policy(), e;
+	int policy = (int)pick_policy(), e, expect;
 
 	if (rnd(4) == 0)
 		policy |= RESET_ON_FORK_POLICY;
 	snprintf(what, len, "sched_setscheduler(policy %#x, prio %d)", policy,
 		 sp.sched_priority);
 	get_state(&before);
+	/*
+	 * A negative policy is refused by the syscall; SCHED_RESET_ON_FORK
+	 * becomes the flag; SCHED_DEADLINE without parameters is invalid.
+	 */
+	expect = policy < 0 ? EINVAL :
+		 (policy & ~RESET_ON_FORK_POLICY) == 6 && (uint32_t)sp.sched_priority <= 99 ?
+		 EINVAL :
+		 predict_setscheduler(policy & ~RESET_ON_FORK_POLICY,
+				      policy & RESET_ON_FORK_POLICY ? FLAG_RESET_ON_FORK : 0,
+				      (uint32_t)sp.sched_priority, &before);
 	e = sched_setscheduler(0, policy, &sp) ? errno : 0;
 	get_state(&after);
-	check_call(what, e, &before, &after,
+	check_call(what, e, expect, &before, &after,
 		   (long)((uint32_t)policy & ~RESET_ON_FORK_POLICY));
 }
 
@@ -326,6 +444,7 @@ int main(int argc, char **argv)
 	srandom((unsigned int)atol(argv[3]));
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	grace0 = read_long(GRACE);
+	uclamp = access("/proc/sys/kernel/sched_util_clamp_min", F_OK) == 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
@@ -362,6 +481,8 @@ int main(int argc, char **argv)
 
 	printf("cases=%lu setattr=%lu setscheduler=%lu sysctl=%lu\n",
 	       cases, nattr, nsched, nsys);
+	printf("predicted=%lu\nunpredicted=%lu\nadmitted=%lu\n", predicted,
+	       unpredicted, admitted);
 	for (i = 0; i < 4096; i++)
 		if (counts[i])
 			printf("errno %s %lu\n", i ? strerrorname_np((int)i) : "OK",

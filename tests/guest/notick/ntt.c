@@ -33,6 +33,9 @@
  *	The same with a SCHED_NORMAL spinner and 2 grace periods: the
  *	control run, which must see local timer interrupts (and times
  *	synchronize_rcu() beside an ordinary task: gp_max_ms).
+ *   ntt normal-spin-nohz CPU SECONDS
+ *	The same on a nohz_full= CPU, counted from its tick stop, as spin
+ *	does (tick_stop_ms=-1 if it never stopped).
  *   ntt contend CPU
  *	A child spins as SCHED_NOTICK on CPU; a second child (SCHED_NORMAL)
  *	moves to CPU, marks that it ran and exits. Prints whether it ran
@@ -585,6 +588,8 @@ static double cpu_user_s(int cpu)
 
 /* 0 for the control runs: the spinner stays SCHED_NORMAL */
 static int spinner_notick = 1;
+/* A SCHED_NORMAL spinner's window starts at its tick stop (nohz_full=) */
+static int spinner_wait_stop;
 /* Files the spinner creates and unlinks once admitted (RCU callbacks) */
 static int spinner_files;
 
@@ -749,7 +754,7 @@ static int cmd_spin(int cpu, double seconds, int gps)
 	user0 = cpu_user_s(cpu);
 	locs = loc_count(cpu);
 	pid = start_spinner(sh, cpu);
-	if (spinner_notick)
+	if (spinner_notick || spinner_wait_stop)
 		stop_ms = wait_tick_stopped(sh, cpu);
 	else
 		sleep_s(0.1);
@@ -2313,6 +2318,11 @@ int main(int argc, char **argv)
 		return cmd_affinity(atoi(argv[2]));
 	if (!strcmp(argv[1], "normal-spin") && argc == 4) {
 		spinner_notick = 0;
+		return cmd_spin(atoi(argv[2]), atof(argv[3]), 2);
+	}
+	if (!strcmp(argv[1], "normal-spin-nohz") && argc == 4) {
+		spinner_notick = 0;
+		spinner_wait_stop = 1;
 		return cmd_spin(atoi(argv[2]), atof(argv[3]), 2);
 	}
 	if (!strcmp(argv[1], "spin-files") && argc == 5) {

@@ -162,7 +162,10 @@ fi
 # suite, booted with rcu_nocbs=0) must invoke them itself, with its tick
 # stopped or not.  Either way before the end of a 3 s spin.  (Trace
 # pointers are hashed, so callbacks are counted, not matched; offloaded
-# callbacks may be queued through the bypass list, which is not traced.)
+# callbacks may be queued through the bypass list, which is not traced:
+# so the offloaded ones are counted where they are invoked, by CPU $CPU's
+# own rcuo kthread, which invokes CPU $CPU's callbacks and no other's.)
+# Counted from the thread's admission (sched_notick_admit) on.
 # rcu_mode CPU: "offloaded" or "local", from the boot message of rcu_init_nohz()
 rcu_mode() {
 	list=$(dmesg | sed -n 's/.*Offload RCU callbacks from CPUs: \([0-9,-]*\)\..*/\1/p' | tail -n 1)
@@ -174,30 +177,35 @@ rcu_mode() {
 RCU_MODE=$(rcu_mode $CPU)
 ktap_note "RCU callbacks of CPU $CPU: $RCU_MODE (expected: ${EXPECT_RCU:-offloaded})"
 if [ -d $TR/events/rcu/rcu_callback ]; then
-	traced "rcu/rcu_callback rcu/rcu_invoke_callback" \
+	traced "rcu/rcu_callback rcu/rcu_invoke_callback sched/sched_notick_admit" \
 		"$NTT" spin-files $CPU 3 100 > $T/cbs 2>&1
 	dump $T/cbs
-	awk -v cpu="$(printf '[%03d]' $CPU)" '
+	awk -v cpu="$(printf '[%03d]' $CPU)" -v n=$CPU '
+	/ sched_notick_admit: / && index($0, " cpu=" n " ") && / admitted$/ { adm = 1 }
 	/tracing_mark_write: ntt: spin ends/ { end = 1; exit }
+	!adm { next }
+	# any callback invoked on CPU 1 while the thread spins there
+	/ rcu_invoke_callback: / && index($0, cpu) { any++ }
 	!/func=__d_free[ \t]*/ { next }
 	/ rcu_callback: / && index($0, cpu) { q++ }
-	# on CPU 1, from its first callback queued there: before, it was an
-	# ordinary CPU whose rcuo kthreads may run there with older ones
-	/ rcu_invoke_callback: / { if (!index($0, cpu)) o++; else if (q) i++ }
-	END { printf "queued=%d\ninvoked=%d\nelsewhere=%d\nend=%d\n", q, i, o, end }
+	/ rcu_invoke_callback: / {
+		if (index($0, cpu)) i++
+		else if ($1 ~ "^rcuo[ps]/" n "-[0-9]+$") o++ }
+	END { printf "admitted=%d\nqueued=%d\ninvoked=%d\nby_rcuo=%d\non_cpu_any=%d\nend=%d\n",
+		adm, q, i, o, any, end }
 	' $TR/trace > $T/cbcount
 	dump $T/cbcount
-	q=$(kv $T/cbcount queued) i=$(kv $T/cbcount invoked) o=$(kv $T/cbcount elsewhere)
-	ktap_check "RCU ($RCU_MODE): the thread unlinked 100 files on CPU $CPU and spun there ($q callbacks traced)" \
+	q=$(kv $T/cbcount queued) i=$(kv $T/cbcount invoked) o=$(kv $T/cbcount by_rcuo)
+	ktap_check "RCU ($RCU_MODE): the thread, admitted on CPU $CPU, unlinked 100 files there and spun ($q callbacks traced)" \
 		'[ "$RCU_MODE" = "${EXPECT_RCU:-offloaded}" ] && [ "$(kv $T/cbcount end)" = 1 ] &&
-		 [ "$(kv $T/cbs cpu_seen)" = $CPU ] &&
+		 [ "$(kv $T/cbcount admitted)" = 1 ] && [ "$(kv $T/cbs cpu_seen)" = $CPU ] &&
 		 { [ "$RCU_MODE" = offloaded ] || [ "$q" -ge 100 ]; }'
 	if [ "$RCU_MODE" = local ]; then
 		ktap_check "RCU (local): CPU $CPU invoked them while the thread spun ($i of $q)" \
 			'[ "$i" -ge "$q" ]'
 	else
-		ktap_check "RCU (offloaded): another CPU invoked them while the thread spun ($o of 100, $i on CPU $CPU)" \
-			'[ "$o" -ge 100 ] && [ "$i" = 0 ]'
+		ktap_check "RCU (offloaded): CPU $CPU's rcuo kthread invoked them on another CPU while the thread spun ($o of 100; callbacks invoked on CPU $CPU: $(kv $T/cbcount on_cpu_any))" \
+			'[ "$o" -ge 100 ] && [ "$(kv $T/cbcount on_cpu_any)" = 0 ]'
 	fi
 	ktap_note "LOC on CPU $CPU until its tick stopped ($(kv $T/cbs tick_stop_ms) ms after admission): $(kv $T/cbs loc_to_stop), over the next 3 s: $(kv $T/cbs loc_delta)"
 else
@@ -313,15 +321,24 @@ ktap_check "trace: tick_dyn: $(kv $T/events stopped) stopped, $(kv $T/events res
 	 [ "$(kv $T/events stopped)" -ge 2 ]'
 
 # -1: other tasks run only when the thread blocks, or during a yield to
-# per-CPU kernel threads (documented); none of those should be needed here.
+# per-CPU kernel threads (documented: the task may run in such a yield).
+# Judged on a run without any yield, up to 3 tries; a run with yields is
+# reported, not judged.
 echo -1 > $GRACE
-y0=$(cat $SYS/yields)
-"$NTT" wait-contender $CPU 3 > $T/never 2>&1
-y1=$(cat $SYS/yields)
-dump $T/never
+try=0 discarded=
+while [ $try -lt 3 ]; do
+	try=$((try + 1))
+	y0=$(cat $SYS/yields)
+	"$NTT" wait-contender $CPU 3 > $T/never 2>&1
+	y1=$(cat $SYS/yields)
+	dump $T/never
+	[ $y1 = $y0 ] && break
+	discarded="$discarded run $try: $((y1 - y0)) yields, ran_while_spinning=$(kv $T/never ran_while_spinning);"
+done
 echo 10000 > $GRACE
-ktap_check "grace -1: the task never ran while the thread spun ($((y1 - y0)) yields to kernel threads)" \
-	'[ "$(kv $T/never ran_while_spinning)" = 0 ] || [ $y1 -gt $y0 ]'
+[ -n "$discarded" ] && ktap_note "grace -1, runs with yields to kernel threads, not judged:$discarded"
+ktap_check "grace -1: the task never ran while the thread spun (run $try of 3, $((y1 - y0)) yields)" \
+	'[ $y1 = $y0 ] && [ "$(kv $T/never ran_while_spinning)" = 0 ]'
 ktap_check "grace -1: the task ran once the thread left" \
 	'[ "$(kv $T/never ran_after_spinner_left)" = 1 ]'
 
@@ -334,7 +351,9 @@ ktap_check "sysctl rejects -2 and garbage, value unchanged ($v1, $v2)" \
 # --- bounded fuzz of the system call and sysctl interface ----------------
 # 60 s of random and boundary sched_setattr()/sched_setscheduler() calls
 # (policies, every flag, sizes, priorities, nice, util clamps, bad pids,
-# three CPU masks) and sysctl writes: documented errnos only, a failure
+# three CPU masks) and sysctl writes: each call whose outcome follows from
+# the request gives exactly that result (valid SCHED_NOTICK requests from
+# CPU $CPU alone are admitted), the others a documented errno, a failure
 # changes nothing, SCHED_NOTICK exactly when sysfs names the caller the
 # owner (ntfuzz.c). The seed is printed, for a replay.
 if [ $FUZZ = 1 ]; then
@@ -342,8 +361,11 @@ if [ $FUZZ = 1 ]; then
 	./ntfuzz $CPU 60 $seed > $T/fuzz 2>&1
 	fuzz_rc=$?
 	sed 's/^/# /' $T/fuzz
-	ktap_check "fuzz, 60 s (seed $seed): $(sed -n 's/^cases=\([0-9]*\).*/\1/p' $T/fuzz) cases, all answered as documented, state consistent" \
-		'[ $fuzz_rc = 0 ] && grep -q "^bad=0$" $T/fuzz'
+	fcases=$(sed -n 's/^cases=\([0-9]*\).*/\1/p' $T/fuzz)
+	ktap_check "fuzz, 60 s (seed $seed): $fcases cases, $(kv $T/fuzz predicted) answered exactly as predicted, the others as documented, $(kv $T/fuzz admitted) admissions, state consistent" \
+		'[ $fuzz_rc = 0 ] && grep -q "^bad=0$" $T/fuzz &&
+		 [ "$(kv $T/fuzz admitted)" -ge 10 ] &&
+		 [ "$(kv $T/fuzz predicted)" -ge $((fcases / 2)) ]'
 	ktap_check "after the fuzz: CPU $CPU free, sysctl back at 10000 ($(cat $SYS/pid), $(cat $GRACE))" \
 		'[ "$(cat $SYS/pid)" = 0 ] && [ "$(cat $GRACE)" = 10000 ]'
 fi
