@@ -5,6 +5,9 @@
  *   ntprobe exit N               exit with status N
  *   ntprobe kill                 die by SIGTERM
  *   ntprobe spin MS              busy-loop MS milliseconds, then info
+ *   ntprobe spinpair MS          the same beside a child spinning on the
+ *                                same CPUs (so that the tick runs there),
+ *                                which is killed and reaped before info
  *   ntprobe sleeploop N MS       sleep MS milliseconds N times, then info
  *   ntprobe policy TID           print the policy number of TID
  *   ntprobe affinity TID         print the allowed CPUs of TID
@@ -27,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -151,6 +155,22 @@ int main(int argc, char **argv)
 
 		while (now_ms() < end)
 			x++;
+		return info();
+	}
+	if (!strcmp(cmd, "spinpair") && argc > 2) {
+		long long end = now_ms() + atoll(argv[2]);
+		volatile unsigned long x = 0;
+		pid_t child = fork();
+
+		if (child < 0)
+			return 1;
+		if (!child)
+			for (;;)
+				x++;
+		while (now_ms() < end)
+			x++;
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
 		return info();
 	}
 	if (!strcmp(cmd, "sleeploop") && argc > 3) {
