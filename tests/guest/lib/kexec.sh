@@ -4,7 +4,9 @@
 #   kexec_stage N [-p] [KERNEL ARGS...]
 #       Load /boot/bzImage, with an initrd packed from this root file system
 #       and this boot's command line plus notick.stage=N, notick.ktap=<KTAP
-#       results so far> and KERNEL ARGS (for stage N only). Without -p, kexec
+#       results so far>, notick.spent=<seconds the earlier stages took, so
+#       that /init's watchdog keeps the one deadline of the whole suite>
+#       and KERNEL ARGS (for stage N only). Without -p, kexec
 #       into it at once: returns (status 1) only if that failed. With -p,
 #       load it as the crash kernel (without crashkernel=) and return its
 #       status: load it right before the crash, as the KTAP count is fixed.
@@ -18,7 +20,7 @@ kexec_initrd=/tmp/kexec-initrd.cpio
 kexec_opts=
 
 kexec_stage() {
-	local next=$1 crash= base arg args=
+	local next=$1 crash= base arg args= spent
 	shift
 	[ "${1:-}" = -p ] && { crash=-p; shift; }
 	if [ ! -s $kexec_initrd ]; then
@@ -31,7 +33,9 @@ kexec_stage() {
 		case "$crash$arg" in -pcrashkernel=*) continue ;; esac
 		args="$args $arg"
 	done
-	args="${args# } notick.stage=$next notick.ktap=$KTAP_N $*"
+	spent=$(sed -n 's/.* notick\.spent=\([0-9]*\).*/\1/p' /proc/cmdline)
+	spent=$((${spent:-0} + $(cut -d. -f1 /proc/uptime)))
+	args="${args# } notick.stage=$next notick.ktap=$KTAP_N notick.spent=$spent $*"
 	kexec ${crash:--l} $kexec_opts /boot/bzImage --initrd=$kexec_initrd \
 		--command-line="$args" > /tmp/kexec.log 2>&1 || return 1
 	[ -n "$crash" ] && { echo "$next" > /tmp/kexec-crash-stage; return 0; }

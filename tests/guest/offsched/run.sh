@@ -4,7 +4,7 @@
 # the ftq and echo services on CPU 1 through sysfs and /dev/offsched.
 . ../lib/ktap.sh
 
-ktap_plan 219
+ktap_plan 220
 
 . ./lib.sh
 . ../lib/kexec.sh
