@@ -76,26 +76,32 @@ sleep 0.5
 dmesg -c > /dev/null
 echo 0 > $TR/tracing_on
 echo > $TR/trace
-trace_only sched/sched_switch
+trace_only sched/sched_switch sched/sched_notick_admit
 echo 1 > $TR/tracing_on
 taskset -c $CPU "$NTT" spinhold $CPU > $T/hold 2>&1 &
 hold_pid=$!
 wait_for "grep -q ADMITTED $T/hold" || dump $T/hold
 echo 0 > $TR/tracing_on
 trace_only
-# CPU 0's stopper runs, and CPU 1's that overlap one of them in time
-# (stop_machine() holds every CPU's at once; another use of CPU 1's
-# stopper, the admission pushing a task away, comes later)
+# CPU 0's stopper runs, and CPU 1's that overlap one of them in time and
+# begin before the admission is done (stop_machine() holds every CPU's at
+# once, while the admission waits for the switch). Another use of CPU
+# 1's stopper, the admission pushing a task away, comes after the
+# sched_notick_admit event; under single-threaded TCG it may still
+# overlap the window of CPU 0's stopper, which is switched out only when
+# CPU 0's turn comes again.
 r=$(awk -v c=$CPU '
 	function ts(l) { match(l, /[0-9]+\.[0-9]+:/); return substr(l, RSTART, RLENGTH - 1) + 0 }
+	/ sched_notick_admit: / && / admitted$/ && !adm { adm = ts($0) }
 	!/sched_switch:/ { next }
 	/\[000\]/ && /next_comm=migration\/0 / { s0 = ts($0) }
 	/\[000\]/ && /prev_comm=migration\/0 / && s0 { n++; a[n] = s0; b[n] = ts($0); s0 = 0 }
 	$0 ~ "\\[00" c "\\]" && $0 ~ "next_comm=migration/" c " " { s1 = ts($0) }
 	$0 ~ "\\[00" c "\\]" && $0 ~ "prev_comm=migration/" c " " && s1 { m++; x[m] = s1; y[m] = ts($0); s1 = 0 }
 	END { both = 0
-	      for (i = 1; i <= m; i++) for (j = 1; j <= n; j++) if (x[i] <= b[j] && y[i] >= a[j]) both++
-	      print n + 0, both }' $TR/trace)
+	      for (i = 1; i <= m; i++) for (j = 1; j <= n; j++)
+		      if (x[i] <= b[j] && y[i] >= a[j] && x[i] < adm) both++
+	      print n + 0, (adm ? both : "no-admit-event") }' $TR/trace)
 m0=${r% *} m1=${r#* }
 sleep 0.5
 kill -9 $spin_pid; wait $spin_pid 2>/dev/null
