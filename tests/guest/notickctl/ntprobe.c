@@ -6,8 +6,10 @@
  *   ntprobe kill                 die by SIGTERM
  *   ntprobe spin MS              busy-loop MS milliseconds, then info
  *   ntprobe spinpair MS          the same beside a child spinning on the
- *                                same CPUs (so that the tick runs there),
- *                                which is killed and reaped before info
+ *                                same CPU (it binds itself there: a child
+ *                                of a SCHED_NOTICK thread does not keep
+ *                                its one-CPU affinity), so that the tick
+ *                                runs there; killed and reaped before info
  *   ntprobe sleeploop N MS       sleep MS milliseconds N times, then info
  *   ntprobe policy TID           print the policy number of TID
  *   ntprobe affinity TID         print the allowed CPUs of TID
@@ -160,13 +162,20 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "spinpair") && argc > 2) {
 		long long end = now_ms() + atoll(argv[2]);
 		volatile unsigned long x = 0;
+		int cpu = sched_getcpu();
 		pid_t child = fork();
+		cpu_set_t one;
 
-		if (child < 0)
+		if (child < 0 || cpu < 0)
 			return 1;
-		if (!child)
+		if (!child) {
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			if (sched_setaffinity(0, sizeof(one), &one))
+				_exit(1);
 			for (;;)
 				x++;
+		}
 		while (now_ms() < end)
 			x++;
 		kill(child, SIGKILL);
