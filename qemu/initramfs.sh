@@ -51,10 +51,6 @@ fi
 [ -d "$obj/modroot/lib/modules" ] && cp -a "$obj/modroot/lib/modules" "$root/lib/"
 
 cp -r "$TOP/tests/guest/lib" "$root/tests/lib"
-# UAPI headers of the patched tree come after the system's, so that only
-# what the series add (e.g. linux/offsched.h) is taken from there; then the
-# tree's tools headers, for the FTQ loops (tools/include/linux/offsched_ftq.h).
-CFLAGS="-static -O2 -std=gnu11 -Wall -Wextra -Werror -idirafter $TREE/include/uapi -idirafter $TREE/tools/include"
 suites=("$TOP"/tests/guest/*/)
 [ "$flavour" = compare ] && suites+=("$TOP/tests/compare/guest/")
 for d in "${suites[@]}"; do
@@ -65,7 +61,7 @@ for d in "${suites[@]}"; do
 	mkdir -p "$root/tests/$s"
 	for f in "$d"/*; do
 		case "$f" in
-		*.c) gcc $CFLAGS -o "$root/tests/$s/$(basename "$f" .c)" "$f" ||
+		*.c) gcc "${GUEST_CFLAGS[@]}" -o "$root/tests/$s/$(basename "$f" .c)" "$f" ||
 			die "cannot compile ${f#"$TOP"/}" ;;
 		*.h|*/timeout|*/cmdline|*/cpus|*/cpu|*/shutdown|*/load|*/tcg-single|*/qmp) ;;
 		*) cp "$f" "$root/tests/$s/" ;;

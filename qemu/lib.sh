@@ -107,3 +107,12 @@ BAD_KMSG='WARNING:|BUG:|kernel BUG at|Oops|Kernel panic|general protection fault
 'DEBUG_LOCKS_WARN_ON|suspicious RCU usage|RCU used illegally|rcu: INFO:|detected stall|'\
 'sleeping function called from invalid context|scheduling while atomic|'\
 'turning off the locking correctness validator|hung_task|blocked for more than|soft lockup|hard LOCKUP|UBSAN|KASAN|refcount_t:|list_add corruption'
+
+# How the guests' C programs are built (qemu/initramfs.sh, and
+# tests/host/guest-programs.sh, which builds every one of them): static,
+# warnings fatal; the UAPI headers of the patched tree come after the
+# system's, so that only what the series add (e.g. linux/offsched.h) is
+# taken from there; then the tree's tools headers, for the FTQ loops
+# (tools/include/linux/offsched_ftq.h).
+GUEST_CFLAGS=(-static -O2 -std=gnu11 -Wall -Wextra -Werror
+	-idirafter "$TREE/include/uapi" -idirafter "$TREE/tools/include")

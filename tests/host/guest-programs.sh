@@ -7,11 +7,7 @@
 # that a change of the series' headers that breaks it fails here rather
 # than an hour into make compare-test. Prints TAP.
 set -uo pipefail
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-T=${BUILD:-$TOP/build}/linux
-# qemu/initramfs.sh's flags
-CFLAGS=(-static -O2 -std=gnu11 -Wall -Wextra -Werror -idirafter "$T/include/uapi"
-	-idirafter "$T/tools/include")
+. "$(dirname "${BASH_SOURCE[0]}")/../../qemu/lib.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -22,7 +18,7 @@ echo "1..${#progs[@]}"
 n=0
 for f in "${progs[@]}"; do
 	n=$((n + 1))
-	if gcc "${CFLAGS[@]}" -o "$out/prog" "$f" > "$out/log" 2>&1; then
+	if gcc "${GUEST_CFLAGS[@]}" -o "$out/prog" "$f" > "$out/log" 2>&1; then
 		echo "ok $n - ${f#"$TOP"/} builds"
 	else
 		echo "not ok $n - ${f#"$TOP"/} builds"
