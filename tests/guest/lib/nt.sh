@@ -9,10 +9,12 @@
 #                        what they recorded stays in $TR/trace
 #   loc CPU              local timer interrupts of CPU so far
 #   policy_of PID        scheduling policy of PID (/proc/PID/stat field 41)
+#   measure_hz           the tick rate (lib/hz.sh)
 #   housekeeping_on_cpu0 the watchdog and device IRQs on CPU 0 only (what
 #                        nohz_full= and irqaffinity= would do at boot), so
 #                        that LOC counts show what the class itself does
 . ../lib/trace.sh
+. ../lib/hz.sh
 kv() { sed -n "s/^$2=//p" "$1"; }
 dump() { sed 's/^/# /' "$1"; }
 within_pct() {
@@ -45,19 +47,4 @@ housekeeping_on_cpu0() {
 	echo 0 > /proc/sys/kernel/watchdog_cpumask 2>/dev/null
 	echo 1 > /proc/irq/default_smp_affinity 2>/dev/null
 	for f in /proc/irq/[0-9]*/smp_affinity; do echo 1 > $f 2>/dev/null; done
-}
-# measure_hz: the tick rate, from jiffies over a second of CLOCK_MONOTONIC,
-# rounded to the nearest of 100, 250, 300, 1000; sets hz, and hz_how (the
-# jiffies and the uptime span it came from)
-measure_hz() {
-	j0=$(sed -n 's/^jiffies: //p' /proc/timer_list | head -n 1)
-	t0=$(cut -d' ' -f1 /proc/uptime); sleep 1
-	j1=$(sed -n 's/^jiffies: //p' /proc/timer_list | head -n 1)
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	hz=$(awk -v j=$((j1 - j0)) -v t0=$t0 -v t1=$t1 'BEGIN {
-		r = j / (t1 - t0); best = 100
-		n = split("100 250 300 1000", h, " ")
-		for (i = 1; i <= n; i++) if ((r - h[i]) * (r - h[i]) < (r - best) * (r - best)) best = h[i]
-		print best }')
-	hz_how="$((j1 - j0)) jiffies in $t0..$t1 s"
 }

@@ -9,8 +9,7 @@
 # Nothing is skipped on either.  --report --noise, which enables trace
 # events at run time, has a suite of its own (notickctl-noise).
 . ../lib/ktap.sh
-# measure_hz (its other helpers are redefined below as this suite needs)
-. ../lib/nt.sh
+. ../lib/hz.sh
 
 NT=/usr/bin/notickctl
 P=$PWD/ntprobe
