@@ -602,7 +602,8 @@ static int offsched_timer(unsigned long cpu, bool doorbell)
 	stall = (uint64_t)((double)OFFSCHED_STALL_NS * hz / 1e9) + 2 * period;
 	last = __rdtsc();
 	for (i = 0; seen < n; i++) {
-		if (doorbell && (k = shm_load(&shm->events_done)) == seen &&
+		/* Asleep until the next ring, while nothing new is there */
+		if (doorbell && shm_load(&shm->events_done) == seen &&
 		    shm_load(&shm->status) <= OFFSCHED_STATUS_RUNNING &&
 		    doorbell_wait(fd) < 0)
 			return EXIT_FAILURE;
