@@ -125,17 +125,22 @@ static NT_UNUSED long nt_irqs(const char *name, int cpu)
 	return v;
 }
 
+#define NT_MAX_CPUS 64
+
 /*
- * Context switches of every CPU's stopper thread (migration/N) so far:
- * each stop_one_cpu() or stop_machine() run switches some in and out.
+ * Context switches of each CPU's stopper thread (migration/N) so far,
+ * into sw[N] for N < NT_MAX_CPUS; returns their sum. Each stop_one_cpu()
+ * run switches one CPU's in and out, each stop_machine() every online
+ * CPU's.
  */
-static NT_UNUSED long nt_stopper_switches(void)
+static NT_UNUSED long nt_stopper_read(long sw[NT_MAX_CPUS])
 {
 	char path[64], buf[256];
 	long total = 0, v;
+	int pid, cpu;
 	FILE *f;
-	int pid;
 
+	memset(sw, 0, NT_MAX_CPUS * sizeof(*sw));
 	for (pid = 1; pid < 512; pid++) {
 		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 		f = fopen(path, "r");
@@ -145,7 +150,8 @@ static NT_UNUSED long nt_stopper_switches(void)
 		if (!fgets(buf, sizeof(buf), f))
 			buf[0] = 0;
 		fclose(f);
-		if (strncmp(buf, "migration/", 10))
+		if (sscanf(buf, "migration/%d", &cpu) != 1 ||
+		    cpu < 0 || cpu >= NT_MAX_CPUS)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/status", pid);
 		f = fopen(path, "r");
@@ -153,12 +159,22 @@ static NT_UNUSED long nt_stopper_switches(void)
 			continue;
 		while (fgets(buf, sizeof(buf), f)) {
 			if (sscanf(buf, "voluntary_ctxt_switches: %ld", &v) == 1 ||
-			    sscanf(buf, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
+			    sscanf(buf, "nonvoluntary_ctxt_switches: %ld", &v) == 1) {
+				sw[cpu] += v;
 				total += v;
+			}
 		}
 		fclose(f);
 	}
 	return total;
+}
+
+/* The sum of nt_stopper_read() */
+static NT_UNUSED long nt_stopper_switches(void)
+{
+	long sw[NT_MAX_CPUS];
+
+	return nt_stopper_read(sw);
 }
 
 #endif

