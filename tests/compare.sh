@@ -39,13 +39,16 @@
 #             quantum from both probes.
 #   paired-same  their control, in the same boot: a SCHED_NOTICK probe on
 #             both CPUs, so that the ratio of the two is the emulator's
-#   timer-hrtimer, timer-notick, timer-offsched, timer-doorbell
+#   timer-hrtimer, timer-notick, timer-offsched, timer-doorbell, timer-nohz
 #             periodic events on CPU
-#             (boot 1): TIMER_EVENTS deadlines TIMER_QUANTUM us apart, how
+#             (boot 1; timer-nohz boot 2): TIMER_EVENTS deadlines TIMER_QUANTUM us apart, how
 #             late each event comes and the period and jitter of their
 #             times, from clock_nanosleep(TIMER_ABSTIME) in a FIFO 99
 #             thread (ftq --timer, RT throttling off), from a SCHED_NOTICK
-#             thread polling the TSC (ftq --tsc-timer), and from the
+#             thread polling the TSC (ftq --tsc-timer), from the same
+#             poller as a FIFO 99 thread on the tuned nohz_full= CPU
+#             (timer-nohz: mainline's best answer to the same job), and
+#             from the
 #             OFFSCHED timer service on the offlined CPU, as it fired them
 #             and as a SCHED_OTHER thread polling for them on CPU 0 (with
 #             CPU 0's housekeeping) saw them (ftq --offsched-timer); and
@@ -62,7 +65,7 @@
 #                    mainline-icount-jump,steps-notick,steps-nohz,
 #                    steps-nohz-cfs,steps-cfs,steps-mainline-cfs,
 #                    timer-hrtimer,timer-notick,timer-offsched,
-#                    timer-doorbell
+#                    timer-doorbell,timer-nohz
 #             (the default; mainline-fifo, notick-isolate, paired,
 #             paired-gettime and paired-same on request)
 #   CPUS=N, N>2: scale.  Every non-boot CPU runs a probe at once: N-1
@@ -80,7 +83,7 @@ set -uo pipefail
 
 CPUS=${CPUS:-2}
 [[ $CPUS =~ ^[0-9]+$ ]] || die "CPUS must be a number (got '$CPUS')"
-DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,icount-jump,mainline-icount-jump,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs,timer-hrtimer,timer-notick,timer-offsched,timer-doorbell
+DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,icount-jump,mainline-icount-jump,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs,timer-hrtimer,timer-notick,timer-offsched,timer-doorbell,timer-nohz
 known=",$DEFAULT,mainline-fifo,notick-isolate,paired,paired-gettime,paired-same,"
 scale= dur=10 nprobe=1
 if [ "$CPUS" -gt 2 ]; then
@@ -202,7 +205,7 @@ pick() { tr ',' '\n' <<< "$SCENARIOS" | grep -E "$1" | paste -sd,; }
 ours=$(pick '^(cfs|fifo|notick|notick-isolate|offsched|steps-notick|steps-cfs|timer-(hrtimer|notick|offsched|doorbell))$')
 mainline=$(pick '^(mainline-(cfs|fifo)|steps-mainline-cfs)$')
 [ -n "$ours" ] && boot plain compare "$ours" ""
-nohz=$(pick '^(steps-)?nohz')
+nohz=$(pick '^((steps|timer)-)?nohz')
 iso=$CPU
 [ -n "$scale" ] && iso=1-$((CPUS - 1))
 [ -n "$nohz" ] && boot nohz_full compare-mainline "$nohz" \

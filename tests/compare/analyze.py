@@ -37,7 +37,7 @@ ORDER = ['offsched', 'notick', 'notick-isolate', 'nohz', 'nohz-cfs', 'nohz-throt
          'mainline-icount-jump', 'steps-notick', 'steps-nohz', 'steps-nohz-cfs', 'steps-cfs',
          'steps-mainline-cfs', 'paired-notick', 'paired-nohz', 'paired-gettime-notick',
          'paired-gettime-nohz', 'paired-same-notick', 'paired-same-nohz',
-         'timer-offsched', 'timer-doorbell', 'timer-notick', 'timer-hrtimer']
+         'timer-offsched', 'timer-doorbell', 'timer-notick', 'timer-nohz', 'timer-hrtimer']
 # The rows of mainline at its best (tuned nohz_full=): the reference.
 REFERENCE = ['nohz', 'nohz-cfs']
 LABEL = {
@@ -61,6 +61,7 @@ LABEL = {
     'paired-same-nohz': 'paired, control: SCHED_NOTICK, nohz_full=',
     'timer-hrtimer': 'hrtimer, FIFO 99 (clock_nanosleep)',
     'timer-notick': 'SCHED_NOTICK polling the TSC',
+    'timer-nohz': 'FIFO polling the TSC, nohz_full= [m]',
     'timer-offsched': 'OFFSCHED timer',
     'timer-doorbell': 'OFFSCHED timer, doorbell',
 }
@@ -73,6 +74,7 @@ TIMER_ROWS = {'timer-offsched': [('service', 'OFFSCHED timer, fired (service)'),
 OFFSCHED_TIMERS = ('timer-offsched', 'timer-doorbell')
 # How each timer scenario's tool ran, for its errors
 TIMER_TOOL = {'timer-hrtimer': 'ftq --timer', 'timer-notick': 'ftq --tsc-timer',
+              'timer-nohz': 'ftq --tsc-timer',
               'timer-offsched': 'ftq --offsched-timer',
               'timer-doorbell': 'ftq --offsched-timer --doorbell'}
 NR_GETPPID = 110
@@ -814,8 +816,11 @@ def timer_lines(summary, order, cpu):
               ' each event; ftq')
         print('  --offsched-timer --doorbell sleeps in read() of /dev/offsched until it rings, then'
               ' reads the word.')
-    if 'timer-hrtimer' in scs or 'timer-notick' in scs:
-        print('hrtimer and SCHED_NOTICK ran untraced (a deployment does not trace).')
+    if 'timer-nohz' in scs:
+        print('FIFO polling the TSC: the same poller as SCHED_NOTICK\'s, as a FIFO 99 thread on'
+              ' mainline\'s tuned nohz_full= CPU.')
+    if any(sc in scs for sc in ('timer-hrtimer', 'timer-notick', 'timer-nohz')):
+        print('The hrtimer and TSC pollers ran untraced (a deployment does not trace).')
     print('Under QEMU TCG each vCPU is a host thread, the offline one included: lateness includes'
           ' the host\'s scheduling.')
 

@@ -494,7 +494,7 @@ def timer_out(sc, late, ev, overruns=0, hz=1000000000, period_ns=1000000, wakeup
     """ftq's timer records (TSC at 1 GHz: a cycle is a ns): the "# timer"
     line, L and E lines, and timer-offsched's "# service" line, K and F
     lines (svc: (samples, events, missed, unwatched, K, F))."""
-    clock = {'timer-hrtimer': 'monotonic', 'timer-notick': 'tsc'}.get(sc, 'offsched')
+    clock = {'timer-hrtimer': 'monotonic', 'timer-notick': 'tsc', 'timer-nohz': 'tsc'}.get(sc, 'offsched')
     out = ['# timer period_us=%d period_ns=%d wakeups=%d overruns=%d clock=%s tsc_hz=%d tsc_source=kernel'
            % (period_ns // 1000, period_ns, len(late) if wakeups is None else wakeups, overruns, clock, hz)]
     if svc:
@@ -579,8 +579,8 @@ def timer_statistics():
 
 @test
 def timer_run():
-    """a timer-notick or timer-hrtimer run: its events, overruns and LOC"""
-    for sc in ('timer-notick', 'timer-hrtimer'):
+    """a timer-notick, timer-nohz or timer-hrtimer run: its events, overruns and LOC"""
+    for sc in ('timer-notick', 'timer-nohz', 'timer-hrtimer'):
         r = timer_one(timer_log(sc), sc)
         assert r['ok'], r
         t = r['timer']

@@ -16,7 +16,7 @@
 #   compare.sh), with a timer-driven task on the housekeeping CPU 0
 #   compare.timer_events=2000 compare.timer_quantum=1000 (us): the timer
 #   scenarios' periodic events on the CPU (run_timer, run_timer_offsched):
-#   timer-hrtimer, timer-notick, timer-offsched
+#   timer-hrtimer, timer-notick, timer-nohz, timer-offsched, timer-doorbell
 scenarios=cfs,fifo,notick,offsched repeats=3 duration=10 quantum=1000 cpu=1 gap=2000 pair= cpus=
 tevents=2000 tquantum=1000
 for arg in $(cat /proc/cmdline); do
@@ -338,6 +338,8 @@ offsched_record() {
 #   timer-hrtimer   ftq --timer: clock_nanosleep(TIMER_ABSTIME) in a FIFO
 #                   99 thread (as fifo, RT throttling off: rt_unthrottled)
 #   timer-notick    ftq --tsc-timer: a SCHED_NOTICK thread polling the TSC
+#   timer-nohz      the same poller as a FIFO 99 thread on mainline's tuned
+#                   nohz_full= CPU (RT throttling off)
 #   timer-offsched  the OFFSCHED timer service on the offlined CPU, its
 #                   events polled by ftq --offsched-timer on CPU 0 as
 #                   SCHED_OTHER, beside this script and CPU 0's kernel work
@@ -347,7 +349,7 @@ offsched_record() {
 # ftq converts the TSC with the kernel's tsc_khz, which the OFFSCHED
 # module shows (loaded for that in every timer scenario).
 
-# run_timer SCENARIO: timer-hrtimer or timer-notick, recorded as run_user
+# run_timer SCENARIO: timer-hrtimer, timer-notick or timer-nohz, recorded as run_user
 # records the probe (no getppid() timing), but untraced: each hrtimer
 # wakeup goes through a timer interrupt and two context switches, whose
 # trace events the tickless poller would not pay, and a deployment does
@@ -359,6 +361,7 @@ run_timer() {
 	case $sc in
 	timer-hrtimer) launch fifo "$cpu" ./ftq --timer "$tevents" -q "$tquantum" ;;
 	timer-notick) launch notick "$cpu" ./ftq --tsc-timer "$tevents" -q "$tquantum" ;;
+	timer-nohz) launch nohz "$cpu" ./ftq --tsc-timer "$tevents" -q "$tquantum" ;;
 	esac > /tmp/ftq.out 2> /tmp/ftq.err
 	rc=$?
 	snapshot after > /tmp/snap.after
@@ -509,7 +512,7 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 				echo "@@ sysc"
 				taskset -c 0 ./ftq --syscalls 10 ;;
 			offsched) run_offsched ;;
-			timer-hrtimer) rt_unthrottled run_timer "$sc" ;;
+			timer-hrtimer|timer-nohz) rt_unthrottled run_timer "$sc" ;;
 			timer-notick) run_timer "$sc" ;;
 			timer-offsched) run_timer_offsched ;;
 			timer-doorbell) run_timer_offsched doorbell ;;
