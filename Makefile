@@ -3,6 +3,8 @@
 # README.md is the front page; docs/ the rest.
 #
 #   make compare-test   the benchmark: offsched vs SCHED_NOTICK vs mainline
+#   make publish-results  keep the last compare-test page under docs/results/
+#                       and quote its headline in README.md
 #   make test           every test: in-guest suites and host unit tests
 #   make test SUITES="smoke offsched"   only those suites ("host" = unit tests)
 #   make soak           the load suites for 10 min each (SOAK=seconds)
@@ -28,6 +30,7 @@ export DURATION QUANTUM REPEATS CPUS CPU SCENARIOS GAP
 
 .PHONY: _deb all deps tree kernel kernel-compare notickctl initramfs \
 	initramfs-compare test _test soak _soak shell compare-test _compare-test \
+	publish-results \
 	check-patches build-check docs deb kernel-deb clean distclean
 
 all: initramfs
@@ -107,10 +110,13 @@ shell:
 	@qemu/boot.sh -f test -t 0
 
 compare-test:
-	+@$(LOCKED) _compare-test
+	+@export NOTICK_COMPARE_STARTED=$$(date +%s); $(LOCKED) _compare-test
 
 _compare-test: initramfs-compare
 	@tests/compare.sh
+
+publish-results:
+	@python3 tests/compare/publish.py "$(CURDIR)"
 
 check-patches: tree
 	@qemu/check-patches.sh

@@ -77,9 +77,14 @@
 #             nohz-cfs,offsched,cfs and DURATION=3: N vCPUs share the
 #             host's cores under TCG (counts stay exact). No timer
 #             scenario then.
-# Output: a table, build/compare/results.json, build/compare/ftq.png.
+# Output: a table, build/compare/results.md (the results page, with the
+# commit, kernel, QEMU and host: tests/compare/report.py),
+# build/compare/results.json, build/compare/ftq.png.
 set -uo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
+# The run's start, before make built any kernel (the Makefile sets it),
+# for the results page's time
+started=${NOTICK_COMPARE_STARTED:-$(date +%s)}
 
 CPUS=${CPUS:-2}
 [[ $CPUS =~ ^[0-9]+$ ]] || die "CPUS must be a number (got '$CPUS')"
@@ -266,7 +271,14 @@ if [ ${#plots[@]} -gt 0 ]; then
 	plot $(IFS=,; echo "${plots[*]}")
 	GP
 fi
-say "results: ${out#"$TOP"/}/results.json, ${out#"$TOP"/}/ftq.png, ${out#"$TOP"/}/table.txt"
+# The results page, with the provenance (results.json gets it too)
+status=ok
+[ ${#failures[@]} -gt 0 ] && status=$(printf '%s\n' "${failures[@]}")
+python3 "$TOP/tests/compare/report.py" "$out" "$TOP" "$started" "$status" \
+	CPUS="$CPUS" CPU="$CPU" DURATION="$DURATION" QUANTUM="$QUANTUM" REPEATS="$REPEATS" \
+	GAP="$GAP" TIMER_EVENTS="$TIMER_EVENTS" TIMER_QUANTUM="$TIMER_QUANTUM" SCENARIOS="$SCENARIOS" ||
+	failures+=("the results page: tests/compare/report.py failed")
+say "results: ${out#"$TOP"/}/results.md (the page), results.json, ftq.png, table.txt"
 if [ ${#failures[@]} -gt 0 ]; then
 	printf 'compare-test FAILED: %s\n' "${failures[@]}" >&2
 	exit 1

@@ -4,10 +4,12 @@
 # the apt-get line; every Markdown table fits 100 columns; the two .rst
 # pages are what deploy/render-docs.sh renders from the patched tree
 # (make docs) and parse outside the kernel (docutils, errors fatal);
-# every docs/ link of README.md exists.  Prints TAP.
+# every docs/ link of README.md exists; README.md's headline is, line for
+# line, that of the results page it names (make publish-results), and
+# that page says which commit, kernel, QEMU and host made it.  Prints TAP.
 . "$(dirname "${BASH_SOURCE[0]}")/../../qemu/lib.sh"
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 n=0 failed=0
 check() {
 	n=$((n + 1))
@@ -29,4 +31,18 @@ check "both .rst pages parse outside the kernel (rst2html, errors fatal)" \
 missing=$(grep -o '](docs/[^)]*)\|](CHANGELOG.md)\|](LICENSE)' README.md | sed 's/^](//; s/)$//' |
 	while read -r f; do [ -e "$f" ] || printf '%s ' "$f"; done)
 check "every file README.md links to exists${missing:+; missing: $missing}" '[ -z "$missing" ]'
+# The headline: the lines between README.md's markers, and the page's
+page=$(sed -n 's/^<!-- headline from \(docs\/results\/[^ ]*\.md\) -->$/\1/p' README.md | head -n 1)
+quoted() { sed -n "/^$1/,/^<!-- headline end -->\$/p" "$2" | sed '1d;$d'; }
+same=no
+if [ -n "$page" ] && [ -f "$page" ] &&
+   grep -q '^- commit: `[0-9a-f]\{40\}` .*, tree clean$' "$page" &&
+   grep -q '^- QEMU: ' "$page" && grep -q '^- host: ' "$page" &&
+   grep -q '^- status: every scenario ran' "$page" &&
+   [ -n "$(quoted '<!-- headline begin -->' "$page")" ] &&
+   [ "$(quoted '<!-- headline from ' README.md)" = "$(quoted '<!-- headline begin -->' "$page")" ]; then
+	same=yes
+fi
+check "README.md's headline is that of the results page it names (${page:-none}), which has its provenance" \
+	'[ $same = yes ]'
 [ $failed = 0 ]

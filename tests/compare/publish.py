@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make publish-results: keep the results page of the last compare-test
+run under docs/results/ and quote its headline in README.md.
+
+    publish.py TOP
+
+Copies build/compare/results.md to docs/results/DATE-COMMIT.md and puts
+its headline (the lines between report.py's markers) between README.md's
+"<!-- headline from docs/results/... -->" and "<!-- headline end -->"
+lines, naming the page.  Refuses a run that failed or ran on a tree with
+uncommitted changes: a published number must come from a page that says
+which commit made it.
+"""
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import HEAD_BEGIN, HEAD_END  # noqa: E402
+
+README_BEGIN = re.compile(r'^<!-- headline from (docs/results/[^ ]+\.md) -->$')
+
+
+def headline(lines, begin, end):
+    """The lines strictly between the first line matching begin and end."""
+    for i, line in enumerate(lines):
+        if begin(line):
+            for j in range(i + 1, len(lines)):
+                if lines[j] == end:
+                    return i, j
+    return None
+
+
+def main():
+    if len(sys.argv) != 2:
+        print('usage: publish.py TOP', file=sys.stderr)
+        return 2
+    top = sys.argv[1]
+    out = os.path.join(top, 'build', 'compare')
+    try:
+        page = open(os.path.join(out, 'results.md')).read()
+        prov = json.load(open(os.path.join(out, 'results.json')))['provenance']
+    except (OSError, ValueError, KeyError) as e:
+        print('publish: no results page of a compare-test run (%s)' % e, file=sys.stderr)
+        return 1
+    if '\n- status: FAILED' in page:
+        print('publish: the run failed; its page is not published', file=sys.stderr)
+        return 1
+    if prov['tree'] != 'clean':
+        print('publish: the run was made on a tree with uncommitted changes', file=sys.stderr)
+        return 1
+    lines = page.splitlines()
+    h = headline(lines, lambda x: x == HEAD_BEGIN, HEAD_END)
+    if not h:
+        print('publish: the page has no headline', file=sys.stderr)
+        return 1
+    name = 'docs/results/%s-%s.md' % (prov['started'][:10], prov['commit'][:12])
+    with open(os.path.join(top, name), 'w') as f:
+        f.write(page)
+    readme = open(os.path.join(top, 'README.md')).read().splitlines()
+    r = headline(readme, README_BEGIN.match, HEAD_END)
+    if not r:
+        print('publish: README.md has no "<!-- headline from docs/results/X.md -->" ...'
+              ' "%s" lines' % HEAD_END, file=sys.stderr)
+        return 1
+    readme[r[0]:r[1] + 1] = (['<!-- headline from %s -->' % name] + lines[h[0] + 1:h[1]] +
+                             [HEAD_END])
+    with open(os.path.join(top, 'README.md'), 'w') as f:
+        f.write('\n'.join(readme) + '\n')
+    print('publish: %s written, its headline quoted in README.md' % name)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""compare-test, last step: the results page of a run, with its provenance.
+
+    report.py OUTDIR TOP STARTED STATUS [NAME=VALUE...]
+
+OUTDIR holds what analyze.py wrote (results.json, table.txt); TOP is the
+repository; STARTED the run's start (seconds since the epoch, before any
+kernel was built); STATUS "ok" or the failures, one per line; NAME=VALUE
+the run's settings (DURATION=10 ...).  Writes OUTDIR/results.md (the
+provenance, the headline, the whole table) and adds the provenance to
+OUTDIR/results.json.  Every number of the page is read from results.json
+or copied from table.txt: none is worked out here but the elapsed time.
+The headline is one Markdown table between two marker lines, which
+README.md quotes verbatim (tests/host/docs.sh compares them).
+"""
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from analyze import LABEL, TIMER_ROWS, best_reference  # noqa: E402
+
+HEAD_BEGIN = '<!-- headline begin -->'
+HEAD_END = '<!-- headline end -->'
+# The kernels make compare-test boots, by their build directory
+# The headline's column names, short enough for a README table
+SHORT = {'offsched': 'OFFSCHED', 'notick': 'SCHED_NOTICK', 'nohz': 'FIFO, nohz_full= [m]',
+         'nohz-cfs': 'CFS, nohz_full= [m]', 'cfs': 'CFS'}
+KERNELS = ['compare', 'compare-mainline', 'compare-jump', 'compare-mainline-jump']
+
+
+def run(*cmd):
+    """A command's first line of output, or '?' when it fails."""
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return '?'
+    return out.splitlines()[0].strip() if out.strip() else '?'
+
+
+def read(path, default='?'):
+    try:
+        with open(path) as f:
+            return f.read().strip() or default
+    except OSError:
+        return default
+
+
+def cpuinfo(key):
+    for line in read('/proc/cpuinfo', '').splitlines():
+        k, _, v = line.partition(':')
+        if k.strip() == key:
+            return v.strip()
+    return '?'
+
+
+def provenance(top, started, settings):
+    """Where and on what the run ran."""
+    build = os.path.join(top, 'build')
+    git = ['git', '-C', top]
+    dirty = subprocess.run(git + ['status', '--porcelain', '--untracked-files=no'],
+                           capture_output=True, text=True).stdout.strip()
+    mem = next((int(line.split()[1]) for line in read('/proc/meminfo', '').splitlines()
+                if line.startswith('MemTotal:')), 0)
+    built = [k for k in KERNELS
+             if os.path.exists(os.path.join(build, 'obj-' + k, 'arch/x86/boot/bzImage')) and
+             os.path.getmtime(os.path.join(build, 'obj-' + k, 'arch/x86/boot/bzImage')) >= started]
+    now = time.time()
+    return {
+        'commit': run(*git, 'rev-parse', 'HEAD'),
+        'subject': run(*git, 'log', '-1', '--format=%s'),
+        'tree': 'with uncommitted changes' if dirty else 'clean',
+        'base': 'Debian linux-source-6.1 %s' % run('dpkg-query', '-W', '-f=${Version}',
+                                                    'linux-source-6.1'),
+        'kernel': read(os.path.join(build, 'obj-compare', 'kernelrelease')),
+        'mainline_kernel': read(os.path.join(build, 'obj-compare-mainline', 'kernelrelease'),
+                                'none'),
+        'qemu': run('qemu-system-x86_64', '--version'),
+        'host': {'cpu': cpuinfo('model name'), 'cores': os.cpu_count(),
+                 'memory_gib': round(mem / 1048576, 1), 'kernel': platform.release(),
+                 'debian': read('/etc/debian_version'), 'name': platform.node()},
+        'started': datetime.datetime.fromtimestamp(started, datetime.timezone.utc)
+        .strftime('%Y-%m-%d %H:%M:%S UTC'),
+        'elapsed_s': int(now - started),
+        'kernels_built_in_run': built,
+        'settings': settings,
+    }
+
+
+def fmt(v, f='%.0f'):
+    return '-' if v is None else f % v
+
+
+def headline(res):
+    """The headline table: SCHED_NOTICK and OFFSCHED against mainline at
+    its best (the tuned nohz_full= row analyze.py picked) and CFS, each a
+    median of runs; then the timers' rows."""
+    sc = res.get('scenarios', {})
+    ref = best_reference(sc)
+    cols = [c for c in ('offsched', 'notick', ref, 'cfs')
+            if c and c in sc and 'error' not in sc[c]]
+    rows = [('timer ticks (LOC), probe\'s life', 'loc_run', '%.0f'),
+            ('interrupt entries, probe\'s life', 'irq_run', '%.0f'),
+            ('kernel noise in the loop, us', 'kernel_noise_us', '%.0f'),
+            ('longest kernel gap, us', 'worst_kernel_us', '%.1f'),
+            ('FTQ noise fraction', 'ftq_noise_fraction', '%.3f'),
+            ('getppid(), ns', 'syscall_ns', '%.0f')]
+    out = []
+    if cols:
+        out.append('| CPU %s, median of runs | %s |' % (
+            res.get('cpu', '?'), ' | '.join(SHORT.get(c, c) for c in cols)))
+        out.append('|---|%s|' % '|'.join('---:' for _ in cols))
+        out.append('| runs good / made | %s |' % ' | '.join(
+            '%d/%d' % (sc[c]['good_runs'], sc[c]['runs']) for c in cols))
+        for what, k, f in rows:
+            if any(sc[c].get(k) is not None for c in cols):
+                out.append('| %s | %s |' % (what, ' | '.join(fmt(sc[c].get(k), f) for c in cols)))
+        if ref in cols:
+            out.append('')
+            out.append('%s: mainline at its best, the quieter of its tuned nohz_full= rows'
+                       % SHORT.get(ref, ref))
+            out.append('(the same tree without the series, tuned as docs/benchmark.md says).')
+    timers = [t for t in ('timer-notick', 'timer-nohz', 'timer-hrtimer', 'timer-offsched',
+                          'timer-doorbell') if t in sc and 'error' not in sc[t]]
+    if timers:
+        if out:
+            out.append('')
+        out.append('| periodic events, median of runs | events | missed | p50 us | p99 us | max us |')
+        out.append('|---|---:|---:|---:|---:|---:|')
+        for t in timers:
+            for part, label in TIMER_ROWS.get(t, [('timer', LABEL.get(t, t))]):
+                p = sc[t].get(part) or {}
+                out.append('| %s | %s | %s | %s | %s | %s |' % (
+                    label, fmt(p.get('events')), fmt(p.get('overruns')),
+                    fmt(p.get('late_p50_us'), '%.2f'), fmt(p.get('late_p99_us'), '%.2f'),
+                    fmt(p.get('late_max_us'), '%.2f')))
+    failed = sorted(k for k, v in sc.items() if 'error' in v)
+    if failed:
+        out.append('')
+        out.append('Failed scenarios (no numbers): %s.' % ', '.join(failed))
+    return out
+
+
+def page(prov, res, table, status):
+    h = prov['host']
+    s = prov['settings']
+    lines = ['# make compare-test: results of %s' % prov['started'], '',
+             '- commit: `%s` (%s), tree %s' % (prov['commit'], prov['subject'], prov['tree']),
+             '- base: %s; kernels: %s (the series), %s (the same tree without it)'
+             % (prov['base'], prov['kernel'], prov['mainline_kernel']),
+             '- QEMU: %s, TCG' % prov['qemu'],
+             '- host: %s, %s cores, %s GiB, Linux %s, Debian %s (%s)'
+             % (h['cpu'], h['cores'], h['memory_gib'], h['kernel'], h['debian'], h['name']),
+             '- settings: %s' % ' '.join('%s=%s' % kv for kv in sorted(s.items())),
+             '- time: %d min %d s from `make compare-test` to this page; kernels built in the run: %s'
+             % (prov['elapsed_s'] // 60, prov['elapsed_s'] % 60,
+                ', '.join(prov['kernels_built_in_run']) or 'none (all built before)'),
+             '- status: %s' % ('every scenario ran and was analysed' if status == 'ok'
+                               else 'FAILED: ' + '; '.join(status.splitlines())),
+             '', '## Headline', '', HEAD_BEGIN]
+    lines += headline(res)
+    lines += [HEAD_END, '',
+              'Columns and rows: docs/benchmark.md. The whole table, as make compare-test printed it:',
+              '', '```', table.rstrip('\n'), '```', '']
+    return '\n'.join(lines)
+
+
+def main():
+    if len(sys.argv) < 5:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    outdir, top, started, status = sys.argv[1:5]
+    settings = dict(a.split('=', 1) for a in sys.argv[5:] if '=' in a)
+    prov = provenance(top, float(started), settings)
+    path = os.path.join(outdir, 'results.json')
+    try:
+        with open(path) as f:
+            res = json.load(f)
+    except (OSError, ValueError):
+        res = None
+    if not isinstance(res, dict):
+        res = {'scenarios': {}}
+    res['provenance'] = prov
+    with open(path, 'w') as f:
+        json.dump(res, f, indent=1)
+    table = read(os.path.join(outdir, 'table.txt'), '(no table: the analysis printed nothing)')
+    with open(os.path.join(outdir, 'results.md'), 'w') as f:
+        f.write(page(prov, res, table, status))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
