@@ -51,8 +51,8 @@ fi
 [ -d "$obj/modroot/lib/modules" ] && cp -a "$obj/modroot/lib/modules" "$root/lib/"
 
 cp -r "$TOP/tests/guest/lib" "$root/tests/lib"
-suites=("$TOP"/tests/guest/*/)
-[ "$flavour" = compare ] && suites+=("$TOP/tests/compare/guest/")
+# compare-test's guest side, also in the test flavour's (compare-smoke)
+suites=("$TOP"/tests/guest/*/ "$TOP/tests/compare/guest/")
 for d in "${suites[@]}"; do
 	d=${d%/}
 	[ -f "$d/run.sh" ] || continue
@@ -63,7 +63,7 @@ for d in "${suites[@]}"; do
 		case "$f" in
 		*.c) gcc "${GUEST_CFLAGS[@]}" -o "$root/tests/$s/$(basename "$f" .c)" "$f" ||
 			die "cannot compile ${f#"$TOP"/}" ;;
-		*.h|*/timeout|*/cmdline|*/cpus|*/cpu|*/shutdown|*/load|*/tcg-single|*/qmp) ;;
+		*.h|*/timeout|*/cmdline|*/cpus|*/cpu|*/shutdown|*/load|*/tcg-single|*/qmp|*/host-check) ;;
 		*) cp "$f" "$root/tests/$s/" ;;
 		esac
 	done

@@ -21,7 +21,10 @@
 # that the console must show after the end of the suite, while the guest
 # shuts down, or must not show when the line starts with "!"; each is a
 # test) and tcg-single (the suite patches kernel text at run time: it
-# boots on single-threaded TCG, qemu/boot.sh).  Host tests: each tool's `make check` and every tests/host/*.sh,
+# boots on single-threaded TCG, qemu/boot.sh) and host-check (a program
+# run on the host after the boot, given the boot's output directory, whose
+# TAP checks what the guest wrote to data.log; its checks count as the
+# suite's; it failing to run or to finish its plan is a failure).  Host tests: each tool's `make check` and every tests/host/*.sh,
 # all printing TAP.
 # A suite's boot fails when the guest panics, hangs past its time limit
 # (also after the end of the suite: the guest must shut down by itself),
@@ -200,6 +203,18 @@ run_guest_suite() {
 		grep -q "^# notick: stage $n of suite $s\$" "$out/ktap.txt" ||
 			result FAIL "$name: stage $n booted" "no stage $n after the kexec; see ${out#"$TOP"/}/console.log"
 	done
+	if [ -x "$TOP/tests/guest/$s/host-check" ]; then
+		local hrc guest=${ran[$name]}
+		"$TOP/tests/guest/$s/host-check" "$out" > "$out/host-check.log" 2>&1
+		hrc=$?
+		parse_ktap "$name" < "$out/host-check.log"
+		ran[$name]=$((guest + ktap_count))
+		if [ -z "$ktap_plan" ] || [ "$ktap_count" != "$ktap_plan" ]; then
+			result FAIL "$name: host check's plan" "planned ${ktap_plan:-none}, ran $ktap_count, exit $hrc; see ${out#"$TOP"/}/host-check.log"
+		elif [ $hrc != 0 ] && [ $hrc != 1 ]; then
+			result FAIL "$name: host check ran" "exit $hrc; see ${out#"$TOP"/}/host-check.log"
+		fi
+	fi
 	if [ -f "$TOP/tests/guest/$s/shutdown" ]; then
 		local re after unseen=$cproblem
 		after=$(sed -n '/^notick: end of suite /,$p' "$out/console.log" 2>/dev/null)

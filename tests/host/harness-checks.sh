@@ -15,7 +15,7 @@ notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; sed 's/^/# /' "$tmp/out" | tail -n 15; fi; }
 
 echo "TAP version 13"
-echo "1..17"
+echo "1..19"
 
 # guest SUITE: run_guest_suite SUITE on a fake boot that writes $KTAP to
 # ktap.log, $CONSOLE (or the file $CONSOLEFILE) to console.log (neither
@@ -26,6 +26,7 @@ guest() {
 	(
 		BUILD=$HB
 		. "$TOP/tests/harness.sh"
+		[ -n "${FAKETOP:-}" ] && TOP=$FAKETOP
 		boot() {
 			local out=
 			while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
@@ -116,6 +117,22 @@ KTAP=$(printf 'TAP version 13\n1..2\nok 1 - fine\n# a note of a pass\nnot ok 2 -
 check "harness: a failed check's diagnostics are printed under it, a passed one's not" \
 	'grep -A2 "^FAIL smoke: broken" "$tmp/out" | grep -q "^     # got 3, want 4" &&
 	 grep -q "^     # see there" "$tmp/out" && ! grep -q "a note of a pass" "$tmp/out"'
+
+# --- a suite's host-check: run after the boot, its checks the suite's ---
+KTAP=$(ktap compare-smoke 1) CONSOLE=$(console compare-smoke) guest compare-smoke
+check "harness: compare-smoke whose boot wrote no data.log fails both host checks" \
+	'[ "$(grep -c "^FAIL compare-smoke: \(analyze.py trusts\|every scenario\)" "$tmp/out")" = 2 ] &&
+	 grep -q "^PASS compare-smoke: check 1" "$tmp/out"'
+H="$tmp/hc"
+mkdir -p "$H/tests/guest/hc" "$H/tests/guest/lib"
+cp "$TOP/tests/guest/lib/events" "$H/tests/guest/lib/"
+touch "$H/tests/guest/hc/run.sh"
+printf '#!/bin/sh\necho 1..2\necho "ok 1 - half"\nexit 3\n' > "$H/tests/guest/hc/host-check"
+chmod +x "$H/tests/guest/hc/host-check"
+FAKETOP=$H KTAP=$(ktap hc 1) CONSOLE=$(console hc) guest hc
+check "harness: a host check that stops short of its plan fails the suite" \
+	'grep -q "^PASS hc: half" "$tmp/out" &&
+	 grep -q "^FAIL hc: host check.s plan  (planned 2, ran 1, exit 3" "$tmp/out"'
 
 # --- tests/expected-suites: a suite that shrinks or vanishes ---
 # main SUITE... on the fake boot: the end of the run included; exit status in rc.

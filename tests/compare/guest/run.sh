@@ -49,6 +49,9 @@ trace_events() {
 	echo 0 > $T/tracing_on
 	echo x86-tsc > $T/trace_clock
 	echo 16384 > $T/buffer_size_kb
+	# On from boot (trace_event=: the compare-smoke suite of make test,
+	# on multi-threaded TCG): leave them so.
+	grep -q 'trace_event=' /proc/cmdline && return
 	echo > $T/set_event
 	for e in irq_vectors irq sched:sched_switch exceptions:page_fault_user \
 		 exceptions:page_fault_kernel; do
