@@ -8,7 +8,7 @@ run under docs/results/ and quote its headline in README.md.
 Copies build/compare/results.md to docs/results/DATE-COMMIT.md and puts
 its headline (the lines between report.py's markers) between README.md's
 "<!-- headline from docs/results/... -->" and "<!-- headline end -->"
-lines, naming the page.  Refuses a run that failed or ran on a tree with
+lines, naming the page (and, in the line after them, linking to it).  Refuses a run that failed or ran on a tree with
 uncommitted changes: a published number must come from a page that says
 which commit made it.
 """
@@ -20,6 +20,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import HEAD_BEGIN, HEAD_END  # noqa: E402
 
+SOURCE_PREFIX = '(From ['
 README_BEGIN = re.compile(r'^<!-- headline from (docs/results/[^ ]+\.md) -->$')
 
 
@@ -65,8 +66,13 @@ def main():
         print('publish: README.md has no "<!-- headline from docs/results/X.md -->" ...'
               ' "%s" lines' % HEAD_END, file=sys.stderr)
         return 1
-    readme[r[0]:r[1] + 1] = (['<!-- headline from %s -->' % name] + lines[h[0] + 1:h[1]] +
-                             [HEAD_END])
+    # The marker is not shown: a line after it names the page, visibly
+    end = r[1] + 1
+    if end < len(readme) and readme[end].startswith(SOURCE_PREFIX):
+        end += 1
+    readme[r[0]:end] = (['<!-- headline from %s -->' % name] + lines[h[0] + 1:h[1]] +
+                        [HEAD_END, '%s%s](%s): commit %s, %s.)'
+                         % (SOURCE_PREFIX, name, name, prov['commit'][:12], prov['started'])])
     with open(os.path.join(top, 'README.md'), 'w') as f:
         f.write('\n'.join(readme) + '\n')
     print('publish: %s written, its headline quoted in README.md' % name)

@@ -181,7 +181,12 @@ def publish_quotes_the_page():
     i = readme.index('<!-- headline from %s -->' % name)
     j = readme.index(report.HEAD_END)
     assert readme[i + 1:j] == block(page) and readme[:2] == ['# x', 'before'], readme
-    assert readme[j + 1:] == ['after'] and '| old | 1 |' not in readme, readme
+    assert readme[j + 1:] == ['(From [%s](%s): commit %s, %s.)' % (
+        name, name, head[:12], res['provenance']['started']), 'after'], readme
+    assert '| old | 1 |' not in readme, readme
+    # published again: the same README, the link line replaced, not doubled
+    p = publish(top)
+    assert p.returncode == 0 and open(os.path.join(top, 'README.md')).read().splitlines() == readme
 
 
 @test
