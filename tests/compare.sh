@@ -23,7 +23,8 @@
 #             each kernel (boots 4, 5): the same price counted in guest
 #             instructions, free of the host's noise
 #   icount-jump, mainline-icount-jump   the same on both kernels built with
-#             JUMP_LABEL=y, as distributions build them (boots 6, 7)
+#             JUMP_LABEL=y, as distributions build them (boots 6, 7; on
+#             request: two kernels more to build)
 #   steps-notick, steps-nohz, steps-nohz-cfs, steps-cfs, steps-mainline-cfs
 #             getppid() on CPU, launched as notick, nohz, nohz-cfs, cfs and
 #             mainline-cfs, in their boots: the host single-steps a few
@@ -61,12 +62,13 @@
 #   DURATION=10 (s)  QUANTUM=1000 (us)  REPEATS=3  CPUS=2  CPU=1  GAP=2000 (ns)
 #   TIMER_EVENTS=2000  TIMER_QUANTUM=1000 (us): the timer scenarios' events
 #   SCENARIOS=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,
-#                    mainline-cfs,icount,mainline-icount,icount-jump,
-#                    mainline-icount-jump,steps-notick,steps-nohz,
-#                    steps-nohz-cfs,steps-cfs,steps-mainline-cfs,
-#                    timer-hrtimer,timer-notick,timer-offsched,
-#                    timer-doorbell,timer-nohz
-#             (the default; mainline-fifo, notick-isolate, paired,
+#                    mainline-cfs,icount,mainline-icount,steps-notick,
+#                    steps-nohz,steps-nohz-cfs,steps-cfs,
+#                    steps-mainline-cfs,timer-hrtimer,timer-notick,
+#                    timer-offsched,timer-doorbell,timer-nohz
+#             (the default: two kernels, the series' and mainline;
+#             icount-jump, mainline-icount-jump, which build both again
+#             with JUMP_LABEL=y, mainline-fifo, notick-isolate, paired,
 #             paired-gettime and paired-same on request)
 #   CPUS=N, N>2: scale.  Every non-boot CPU runs a probe at once: N-1
 #             SCHED_NOTICK threads, N-1 FIFO or CFS threads on
@@ -88,8 +90,8 @@ started=${NOTICK_COMPARE_STARTED:-$(date +%s)}
 
 CPUS=${CPUS:-2}
 [[ $CPUS =~ ^[0-9]+$ ]] || die "CPUS must be a number (got '$CPUS')"
-DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,icount-jump,mainline-icount-jump,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs,timer-hrtimer,timer-notick,timer-offsched,timer-doorbell,timer-nohz
-known=",$DEFAULT,mainline-fifo,notick-isolate,paired,paired-gettime,paired-same,"
+DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs,timer-hrtimer,timer-notick,timer-offsched,timer-doorbell,timer-nohz
+known=",$DEFAULT,icount-jump,mainline-icount-jump,mainline-fifo,notick-isolate,paired,paired-gettime,paired-same,"
 scale= dur=10 nprobe=1
 if [ "$CPUS" -gt 2 ]; then
 	scale=$(seq -s, 1 $((CPUS - 1))) nprobe=$((CPUS - 1))
