@@ -74,6 +74,23 @@ if ! with_heartbeat "building $name kernel" build; then
 	die "the $name kernel did not build; full log: ${obj#"$TOP"/}/build.log"
 fi
 grep -E 'warning:' "$obj/build.log" >&2 || true
+# A warning of the series' own (series_warnings: about a file it touches,
+# or objtool's about a function it adds) fails the build. The object is
+# removed, so that the next build compiles or links it, and warns, again.
+if [ "$TREE" != "$PRISTINE" ]; then
+	own=$(series_warnings "$obj/build.log" "$TREE" "$obj")
+	if [ -n "$own" ]; then
+		rel=$(realpath -m --relative-to="$obj" "$TREE")/
+		cut -d: -f1 <<< "$own" | sort -u | while read -r f; do
+			f=${f#"$rel"}
+			case $f in
+			*.c) rm -f "$obj/${f%.c}.o" ;;
+			*.o) rm -f "$obj/$f" ;;	# objtool's: vmlinux.o, linked again
+			esac
+		done
+		die "the $name kernel: the series' own code warns (${own%%$'\n'*}); full log: ${obj#"$TOP"/}/build.log"
+	fi
+fi
 rm -rf "$obj/modroot"
 mkdir -p "$obj/modroot"
 if grep -q '^CONFIG_MODULES=y' "$obj/.config"; then

@@ -32,6 +32,29 @@ series_patches() {
 	done < "$1/series"
 }
 
+# series_warnings BUILD.LOG TREE OBJ: the warnings of a kernel build
+# (make -C TREE O=OBJ) that are the series' own: the compiler's about a
+# file one of its patches touches (a "+++ b/" line), and objtool's about
+# a function named on a line one of them adds. The series must add none.
+# Others, the sanitizers' frame sizes in upstream files, are not its own.
+series_warnings() {
+	local log=$1 rel d fn
+	rel=$(realpath -m --relative-to="$3" "$2")/
+	[ -f "$log" ] || return 0
+	for d in $(series_dirs); do
+		series_patches "$d" | while read -r p; do cat "$p"; done
+	done > "$log.patches"
+	sed -n 's|^+++ b/||p' "$log.patches" | sort -u |
+		sed "s|^|$rel|; s|[.[\\*^$]|\\\\&|g; s|^|^|; s|$|:[0-9]|" > "$log.files"
+	grep -E 'warning:' "$log" | grep -f "$log.files" || true
+	grep -E '^[^ ]*: warning: objtool: [A-Za-z_][A-Za-z0-9_]*[+.]' "$log" |
+		while IFS= read -r w; do
+			fn=${w#*objtool: } fn=${fn%%[+.]*}
+			if grep -q "^+.*\b$fn\b" "$log.patches"; then printf '%s\n' "$w"; fi
+		done
+	rm -f "$log.files" "$log.patches"
+}
+
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

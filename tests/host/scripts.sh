@@ -14,7 +14,7 @@ notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; sed 's/^/# /' "$tmp/err" 2> /dev/null | tail -n 5; fi; }
 
 echo "TAP version 13"
-echo "1..20"
+echo "1..22"
 
 # --- qemu/kernel.sh: a fragment option that does not stick ---
 # A fake kernel tree: "make tinyconfig" writes an empty .config and the
@@ -37,6 +37,51 @@ check "kernel.sh, an option that did not stick: names it and fails" \
 	'[ $rc != 0 ] && grep -q "^config: CONFIG_[A-Z0-9_]*=y did not stick$" "$tmp/err"'
 check "kernel.sh, config mismatch: its own message, not an unbound variable" \
 	'grep -q "^error: the test kernel config does not match its fragments$" "$tmp/err" && ! grep -q "unbound variable" "$tmp/err"'
+
+# --- qemu/kernel.sh: a warning of the series' own fails the build ---
+# A fake tree whose configuration sticks and whose build warns about a
+# file the OFFSCHED series touches, and objtool about a function it adds
+# (series_warnings reads the real patches/), beside an upstream warning.
+W="$tmp/warn build"
+mkdir -p "$W/linux/scripts/kconfig"
+cat > "$W/linux/Makefile" <<'EOS'
+tinyconfig:
+	@: > "$(O)/.config"
+olddefconfig:
+	@true
+bzImage:
+	@mkdir -p "$(O)/kernel" "$(O)/arch/x86/boot" && touch "$(O)/kernel/offsched.o" "$(O)/vmlinux.o" "$(O)/arch/x86/boot/bzImage"
+	@echo "../linux/fs/select.c:612:1: warning: the frame size of 1088 bytes is larger than 1024 bytes" >&2
+	@echo "$(WARN)" >&2
+modules modules_install:
+	@true
+kernelrelease:
+	@echo 6.1.0-fake
+EOS
+cat > "$W/linux/scripts/kconfig/merge_config.sh" <<'EOS'
+#!/bin/sh
+out=$KCONFIG_CONFIG
+shift 3	# -m -O DIR
+awk '/^CONFIG_/ { o = $0; sub(/=.*/, "", o); v[o] = $0 }
+     /^# CONFIG_.* is not set$/ { v[$2] = $0 } END { for (o in v) print v[o] }' "$@" > "$out.new"
+mv "$out.new" "$out"
+EOS
+chmod +x "$W/linux/scripts/kconfig/merge_config.sh"
+echo fake > "$W/linux.stamp"
+BUILD=$W NOTICK_LOCK_HELD=1 "$TOP/qemu/kernel.sh" test > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "kernel.sh, a build with only an upstream file's warning: built ($rc)" \
+	'[ $rc = 0 ] && grep -q "kernel 6.1.0-fake" "$tmp/err"'
+warn() {
+	BUILD=$W NOTICK_LOCK_HELD=1 WARN="$1" "$TOP/qemu/kernel.sh" test > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+}
+warn "../linux/kernel/offsched.c:1106:12: warning: 'offsched_refuse' defined but not used"
+c=$rc o=$([ -e "$W/obj-test/kernel/offsched.o" ] && echo kept || echo removed)
+warn "vmlinux.o: warning: objtool: offsched_arch_halt+0x16: call to native_wbinvd() leaves .noinstr.text section"
+check "kernel.sh: a warning in kernel/offsched.c ($c, object $o) or objtool's about offsched_arch_halt ($rc) fails the build" \
+	'[ $c != 0 ] && [ $o = removed ] && [ $rc != 0 ] && [ ! -e "$W/obj-test/vmlinux.o" ] &&
+	 grep -q "^error: the test kernel: the series. own code warns (vmlinux.o: warning: objtool: offsched_arch_halt" "$tmp/err"'
 
 # --- tests/harness.sh: sourced, its boot step replaced ---
 HB="$tmp/harness build"
