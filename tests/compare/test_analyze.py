@@ -15,6 +15,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import analyze  # noqa: E402
+import tap  # noqa: E402
 
 PID = 321
 INTERRUPTS = """           CPU0       CPU1       CPU2
@@ -687,19 +688,7 @@ def timer_table():
 
 
 def main():
-    print('TAP version 13')
-    print('1..%d' % len(TESTS))
-    failed = 0
-    for i, fn in enumerate(TESTS, 1):
-        try:
-            fn()
-            print('ok %d - analyze: %s' % (i, fn.__doc__))
-        except Exception as e:  # noqa: BLE001 -- any failure is a test failure
-            failed += 1
-            print('not ok %d - analyze: %s' % (i, fn.__doc__))
-            for line in repr(e).splitlines()[:5]:
-                print('# ' + line)
-    return 1 if failed else 0
+    return tap.run(TESTS, 'analyze')
 
 
 if __name__ == '__main__':

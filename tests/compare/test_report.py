@@ -14,6 +14,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import report  # noqa: E402
+import tap  # noqa: E402
 
 TESTS = []
 
@@ -213,19 +214,7 @@ def publish_refuses():
 
 
 def main():
-    print('TAP version 13')
-    print('1..%d' % len(TESTS))
-    failed = 0
-    for i, fn in enumerate(TESTS, 1):
-        try:
-            fn()
-            print('ok %d - report: %s' % (i, fn.__doc__))
-        except Exception as e:  # noqa: BLE001 -- any failure is a test failure
-            failed += 1
-            print('not ok %d - report: %s' % (i, fn.__doc__))
-            for line in repr(e).splitlines()[:5]:
-                print('# ' + line)
-    return 1 if failed else 0
+    return tap.run(TESTS, 'report')
 
 
 if __name__ == '__main__':
