@@ -7,9 +7,9 @@
 # which turns NO_HZ_FULL_DYNAMIC on (SCHED_NOTICK, on in test.config, is
 # on wherever the step has it).  Stops at the first step that does not
 # build or whose build warns about anything the pristine tree's does not.
-#   qemu/build-steps.sh [FIRST]
+#   qemu/build-steps.sh [FIRST [LAST]]
 # FIRST resumes at that step (after a fix), with the warnings of step 0
-# kept from the run that built it.  KBUILD_EXTRA_WARN=1 in the
+# kept from the run that built it; LAST stops after that step.  KBUILD_EXTRA_WARN=1 in the
 # environment builds every step with W=1.
 #
 # One source tree, build/steps/linux, is brought to each step with rsync
@@ -25,7 +25,8 @@ build_lock
 export LC_ALL=C
 
 first=${1:-0}
-[[ $first =~ ^[0-9]+$ ]] || die "usage: build-steps.sh [FIRST]"
+last=${2:-}
+[[ $first =~ ^[0-9]+$ && $last =~ ^[0-9]*$ ]] || die "usage: build-steps.sh [FIRST [LAST]]"
 
 dir=$BUILD/steps
 tree=$dir/linux
@@ -45,6 +46,9 @@ for d in $(series_dirs); do
 	done
 done
 [ "$first" -le "${#steps[@]}" ] || die "there are only ${#steps[@]} steps after step 0"
+last=${last:-${#steps[@]}}
+[ "$first" -le "$last" ] && [ "$last" -le "${#steps[@]}" ] ||
+	die "LAST must lie between FIRST and ${#steps[@]}"
 
 # The warnings of a build log, without the tree's path and line numbers,
 # so that they compare from one step to the next.
@@ -64,9 +68,9 @@ rm -rf "$staging"
 cp -al "$PRISTINE" "$staging"
 trap 'rm -rf "$staging"' EXIT
 start=$SECONDS
-say "building $(( ${#steps[@]} + 1 - first )) step(s) of the series into ${obj#"$TOP"/}"
+say "building $((last + 1 - first)) step(s) of the series into ${obj#"$TOP"/}"
 [ "$first" = 0 ] && : > "$log"
-for ((i = 0; i <= ${#steps[@]}; i++)); do
+for ((i = 0; i <= last; i++)); do
 	what="pristine tree"
 	if [ $i -gt 0 ]; then
 		read -r series p <<< "${steps[i - 1]}"
@@ -102,5 +106,5 @@ for ((i = 0; i <= ${#steps[@]}; i++)); do
 	fi
 	echo "step $i: $what: built in $((SECONDS - t0)) s" >> "$log"
 done
-echo "all $(( ${#steps[@]} + 1 - first )) step(s) built in $((SECONDS - start)) s" >> "$log"
-say "every step builds without new warnings ($((SECONDS - start)) s); ${log#"$TOP"/}"
+echo "steps $first-$last: all $((last + 1 - first)) built in $((SECONDS - start)) s" >> "$log"
+say "steps $first-$last build without new warnings ($((SECONDS - start)) s); ${log#"$TOP"/}"
