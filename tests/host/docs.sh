@@ -7,10 +7,10 @@
 # every docs/ link of README.md exists; README.md's headline is, line for
 # line, that of the results page it names (make publish-results), and
 # that page says which commit, kernel, QEMU and host made it; the lines
-# the SCHED_NOTICK cover letter quotes are in the page it names.  Prints TAP.
+# each series' cover letter quotes are in the page it names.  Prints TAP.
 . "$(dirname "${BASH_SOURCE[0]}")/../../qemu/lib.sh"
 echo "TAP version 13"
-echo "1..7"
+echo "1..8"
 n=0 failed=0
 check() {
 	n=$((n + 1))
@@ -46,16 +46,20 @@ if [ -n "$page" ] && [ -f "$page" ] &&
 fi
 check "README.md's headline is that of the results page it names (${page:-none}), which has its provenance" \
 	'[ $same = yes ]'
-# The cover letter's numbers: the lines between "-- from PAGE --" and
-# "-- end --", each one in PAGE
-cover=patches/sched-notick/0000-cover-letter.patch
-cpage=$(sed -n 's/^-- from \(docs\/results\/[^ ]*\.md\) --$/\1/p' "$cover" | head -n 1)
-cmiss=unread
-if [ -n "$cpage" ] && [ -f "$cpage" ]; then
-	cmiss=$(sed -n "\|^-- from $cpage --\$|,/^-- end --\$/p" "$cover" | sed '1d;$d' | grep -v '^$' |
-		while IFS= read -r l; do grep -qxF -- "$l" "$cpage" || printf '%s\n' "${l:0:40}"; done)
-	[ -n "$(sed -n "\|^-- from $cpage --\$|,/^-- end --\$/p" "$cover" | grep '^| ')" ] || cmiss="no table quoted"
-fi
-check "the cover letter's numbers are lines of the results page it names (${cpage:-none})${cmiss:+; not there: $cmiss}" \
-	'[ -z "$cmiss" ]'
+# Each cover letter's numbers: the lines between "-- from PAGE --" and
+# "-- end --", each one in PAGE, a table among them
+for series in offsched sched-notick; do
+	cover=patches/$series/0000-cover-letter.patch
+	[ -f "$cover" ] || cover=/dev/null
+	cpage=$(sed -n 's/^-- from \(docs\/results\/[^ ]*\.md\) --$/\1/p' "$cover" | head -n 1)
+	cmiss=unread
+	if [ -n "$cpage" ] && [ -f "$cpage" ]; then
+		cmiss=$(sed -n "\|^-- from $cpage --\$|,/^-- end --\$/p" "$cover" | sed '1d;$d' | grep -v '^$' |
+			while IFS= read -r l; do grep -qxF -- "$l" "$cpage" || printf '%s\n' "${l:0:40}"; done)
+		[ -n "$(sed -n "\|^-- from $cpage --\$|,/^-- end --\$/p" "$cover" | grep '^| ')" ] ||
+			cmiss="no table quoted"
+	fi
+	check "the $series cover letter: its numbers are lines of the results page it names (${cpage:-none})${cmiss:+; not there: $cmiss}" \
+		'[ -z "$cmiss" ]'
+done
 [ $failed = 0 ]
