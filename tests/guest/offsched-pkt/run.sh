@@ -7,7 +7,7 @@
 # for duplicates), the rules', the service's and the stack's drop counters.
 . ../lib/ktap.sh
 
-ktap_plan 61
+ktap_plan 63
 
 . ../offsched/lib.sh
 . ../lib/trace.sh
@@ -191,6 +191,27 @@ drops_end OFFSCHED_PKT_RULE
 ktap_check "100 dropped by rule 2: $dropped freed with reason OFFSCHED_PKT_RULE, rx_dropped $r0 -> $(rxdrop)" \
 	'[ "$recv" = 0 ] && [ "$(($(stat1 dropped) - sd0))" = 100 ] && [ "$dropped" = 100 ] &&
 	 [ "$(rxdrop)" = "$r0" ]'
+
+# A GSO packet (UDP_SEGMENT: one packet through the receive path, that
+# the stack counts as its segments and splits for the socket) counts as
+# its segments in the rules' and the service's counters; a rule's drop
+# frees it once, as one packet.
+p0=$(rule_pkts 0) p1=$(rule_pkts 1) m0=$(stat1 matched) pa0=$(stat1 passed)
+recv_start 9000
+$U gso 10.9.0.2 9000 100 10 > $T/send.9000 2>&1
+recv_end 9000
+ktap_check "100 GSO packets of 10 datagrams to port 9000: $recv received; rules 0 and 1 +$(($(rule_pkts 0) - p0)) +$(($(rule_pkts 1) - p1)), matched +$(($(stat1 matched) - m0)), passed +$(($(stat1 passed) - pa0))" \
+	'[ "$recv" = 1000 ] && [ "$dup" = 0 ] && [ "$(($(rule_pkts 0) - p0))" = 1000 ] &&
+	 [ "$(($(rule_pkts 1) - p1))" = 1000 ] && [ "$(($(stat1 matched) - m0))" = 1000 ] &&
+	 [ "$(($(stat1 passed) - pa0))" = 1000 ]'
+p2=$(rule_pkts 2) sd0=$(stat1 dropped)
+drops_start
+$U gso 10.9.0.2 9001 50 10 > $T/send.9001 2>&1
+wait_for '[ "$(($(stat1 dropped) - sd0))" -ge 500 ] && [ "$(stat1 in_flight)" = 0 ]'
+drops_end OFFSCHED_PKT_RULE
+ktap_check "50 GSO packets of 10 to port 9001: rule 2 +$(($(rule_pkts 2) - p2)), dropped +$(($(stat1 dropped) - sd0)) (by segment), $dropped freed with reason OFFSCHED_PKT_RULE (once each)" \
+	'[ "$(($(rule_pkts 2) - p2))" = 500 ] && [ "$(($(stat1 dropped) - sd0))" = 500 ] &&
+	 [ "$dropped" = 50 ] && identity'
 
 # --- 3. overflow, on purpose: the service holds its verdicts ----------------
 echo stop > $C1/control

@@ -9,6 +9,12 @@
  *   udpflow send ADDR PORT COUNT [PPS]
  *	Send COUNT UDP datagrams of 64 bytes to ADDR:PORT, each carrying its
  *	sequence number, at most PPS per second if given. Prints "sent=N".
+ *   udpflow gso ADDR PORT COUNT SEGS
+ *	Send COUNT UDP GSO packets (UDP_SEGMENT) of SEGS datagrams of 64
+ *	bytes each to ADDR:PORT, datagram i carrying sequence number i: each
+ *	send crosses the veth pair as one packet that the stack counts as
+ *	SEGS (skb_shinfo()->gso_segs) and segments for the socket. Prints
+ *	"sent=N", N = COUNT * SEGS.
  *   udpflow recv PORT IDLE_MS
  *	Receive on PORT until nothing came for IDLE_MS. Prints "received=N",
  *	"dup=N" (sequence numbers seen twice), "reordered=N" (lower than one
@@ -20,6 +26,7 @@
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/udp.h>
 #include <linux/veth.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -153,6 +160,38 @@ static int cmd_send(const char *addr, int port, unsigned int count,
 	return 0;
 }
 
+static int cmd_gso(const char *addr, int port, unsigned int count,
+		   unsigned int segs)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET,
+				  .sin_port = htons(port) };
+	static char buf[64 * 64];
+	unsigned int i, j, seq = 0;
+	int fd, seg = 64;
+
+	if (inet_pton(AF_INET, addr, &to.sin_addr) != 1 || !segs || segs > 64) {
+		fprintf(stderr, "udpflow: bad address %s or segment count %u (1-64)\n",
+			addr, segs);
+		return 2;
+	}
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		die("socket");
+	if (setsockopt(fd, IPPROTO_UDP, UDP_SEGMENT, &seg, sizeof(seg)))
+		die("UDP_SEGMENT");
+	for (i = 0; i < count; i++) {
+		for (j = 0; j < segs; j++, seq++)
+			memcpy(buf + j * seg, &seq, sizeof(seq));
+		while (sendto(fd, buf, segs * seg, 0, (struct sockaddr *)&to,
+			      sizeof(to)) < 0) {
+			if (errno != ENOBUFS && errno != EAGAIN)
+				die("sendto");
+		}
+	}
+	printf("sent=%u\n", seq);
+	return 0;
+}
+
 static int cmd_recv(int port, int idle_ms)
 {
 	struct sockaddr_in me = { .sin_family = AF_INET,
@@ -204,6 +243,9 @@ int main(int argc, char **argv)
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "send"))
 		return cmd_send(argv[2], atoi(argv[3]), strtoul(argv[4], NULL, 0),
 				argc == 6 ? atof(argv[5]) : 0);
+	if (argc == 6 && !strcmp(argv[1], "gso"))
+		return cmd_gso(argv[2], atoi(argv[3]), strtoul(argv[4], NULL, 0),
+			       strtoul(argv[5], NULL, 0));
 	if (argc == 4 && !strcmp(argv[1], "recv"))
 		return cmd_recv(atoi(argv[2]), atoi(argv[3]));
 	fprintf(stderr, "usage: udpflow veth NAME PEER PID | send ADDR PORT COUNT [PPS] | recv PORT IDLE_MS\n");
