@@ -26,7 +26,8 @@ BUILD := $(CURDIR)/build
 SUITES ?=
 FLAVOUR ?= test
 export BUILD
-export DURATION QUANTUM REPEATS CPUS CPU SCENARIOS GAP
+export DURATION QUANTUM REPEATS CPUS CPU SCENARIOS GAP TIMER_EVENTS TIMER_QUANTUM \
+	PKT_PACED PKT_RATE PKT_FLOOD
 
 .PHONY: _deb all deps tree kernel kernel-compare notickctl initramfs \
 	initramfs-compare test _test soak _soak shell compare-test _compare-test \

@@ -8,7 +8,8 @@ set -euo pipefail
 PKGS="linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
       cpio xz-utils rsync kmod ccache perl python3 qemu-system-x86
       busybox-static util-linux gnuplot-nox gdb stress-ng bash-completion
-      dpkg-dev debhelper lintian file linux-config-6.1 python3-docutils"
+      dpkg-dev debhelper lintian file linux-config-6.1 python3-docutils
+      iproute2 nftables"
 [ "${1:-}" = "--list" ] && { echo $PKGS; exit 0; }
 # qemu/deps.sh PKG...: these too (make kernel-deb, make deb)
 [ $# -gt 0 ] && PKGS="$PKGS $*"

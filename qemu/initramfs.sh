@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Pack the guest initramfs for one kernel flavour:
 #   busybox (static), util-linux taskset and chrt with their libraries,
+#   iproute2's ip, nftables' nft (compare flavour),
 #   kexec-tools, stress-ng and the kernel image (test flavour),
 #   notickctl (static, when built), the kernel's modules, and every guest
 #   test suite tests/guest/<suite>/ (run.sh, data files, and each *.c
@@ -33,6 +34,11 @@ copy_dynamic() {	# copy_dynamic BINARY [PATH IN THE GUEST]
 	done
 }
 for t in /usr/bin/taskset /usr/bin/chrt; do copy_dynamic "$t"; done
+# iproute2's ip (busybox's cannot make a veth pair) and, where the kernel
+# has nftables (the compare flavour), Debian's nft: compare-test's packet
+# scenarios (tests/compare/guest/pkt.sh) call them by these paths.
+copy_dynamic /usr/sbin/ip /usr/sbin/ip
+[ "$flavour" = compare ] && copy_dynamic /usr/sbin/nft /usr/sbin/nft
 # stress-ng, Debian's, for the load suites (qemu/deps.sh installs it)
 [ "$flavour" = test ] && copy_dynamic /usr/bin/stress-ng
 

@@ -56,16 +56,26 @@
 #             timer-doorbell: the same service ringing its doorbell, a
 #             reader asleep in read() of /dev/offsched on CPU 0 (ftq
 #             --offsched-timer --doorbell)
+#   pkt-none, pkt-nft, pkt-offsched   UDP over a veth pair into another
+#             network namespace, sender and receiver on CPU 0 (boot 1):
+#             no filter, four nftables rules at the receiving device's
+#             ingress, and the same rules in the OFFSCHED pkt service on
+#             the offlined CPU. PKT_PACED datagrams at PKT_RATE per second
+#             (each one's latency, CPU 0's busy time per packet), then
+#             PKT_FLOOD as fast as the sender goes (the rate received, the
+#             losses): tests/compare/guest/pkt.sh
 # Both kernels are built with the compare configuration (debugging off).
 # Every user-space scenario also times getppid() (ftq --syscalls) after the probe.
 # Options (make variables or environment):
 #   DURATION=10 (s)  QUANTUM=1000 (us)  REPEATS=3  CPUS=2  CPU=1  GAP=2000 (ns)
 #   TIMER_EVENTS=2000  TIMER_QUANTUM=1000 (us): the timer scenarios' events
+#   PKT_PACED=20000  PKT_RATE=5000  PKT_FLOOD=100000: the packet scenarios'
 #   SCENARIOS=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,
 #                    mainline-cfs,icount,mainline-icount,steps-notick,
 #                    steps-nohz,steps-nohz-cfs,steps-cfs,
 #                    steps-mainline-cfs,timer-hrtimer,timer-notick,
-#                    timer-offsched,timer-doorbell,timer-nohz
+#                    timer-offsched,timer-doorbell,timer-nohz,pkt-none,
+#                    pkt-nft,pkt-offsched
 #             (the default: two kernels, the series' and mainline;
 #             icount-jump, mainline-icount-jump, which build both again
 #             with JUMP_LABEL=y, mainline-fifo, notick-isolate, paired,
@@ -90,7 +100,7 @@ started=${NOTICK_COMPARE_STARTED:-$(date +%s)}
 
 CPUS=${CPUS:-2}
 [[ $CPUS =~ ^[0-9]+$ ]] || die "CPUS must be a number (got '$CPUS')"
-DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs,timer-hrtimer,timer-notick,timer-offsched,timer-doorbell,timer-nohz
+DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs,timer-hrtimer,timer-notick,timer-offsched,timer-doorbell,timer-nohz,pkt-none,pkt-nft,pkt-offsched
 known=",$DEFAULT,icount-jump,mainline-icount-jump,mainline-fifo,notick-isolate,paired,paired-gettime,paired-same,"
 scale= dur=10 nprobe=1
 if [ "$CPUS" -gt 2 ]; then
@@ -100,8 +110,9 @@ if [ "$CPUS" -gt 2 ]; then
 fi
 DURATION=${DURATION:-$dur} QUANTUM=${QUANTUM:-1000} REPEATS=${REPEATS:-3}
 CPU=${CPU:-1} GAP=${GAP:-2000} TIMER_EVENTS=${TIMER_EVENTS:-2000} TIMER_QUANTUM=${TIMER_QUANTUM:-1000}
+PKT_PACED=${PKT_PACED:-20000} PKT_RATE=${PKT_RATE:-5000} PKT_FLOOD=${PKT_FLOOD:-100000}
 SCENARIOS=${SCENARIOS:-$DEFAULT}
-for v in DURATION QUANTUM REPEATS CPU GAP TIMER_EVENTS TIMER_QUANTUM; do
+for v in DURATION QUANTUM REPEATS CPU GAP TIMER_EVENTS TIMER_QUANTUM PKT_PACED PKT_RATE PKT_FLOOD; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a number (got '${!v}')"
 done
 [ "$CPU" -ge 1 ] && [ "$CPU" -lt "$CPUS" ] || die "CPU must be between 1 and CPUS-1"
@@ -110,6 +121,10 @@ done
 	die "TIMER_EVENTS must be between 1 and 1048576"
 [ "$TIMER_QUANTUM" -ge 1 ] && [ "$TIMER_QUANTUM" -le 1000000 ] ||
 	die "TIMER_QUANTUM must be between 1 and 1000000 (us)"
+# pktflow's receiver keeps 2^22 sequence numbers
+for v in PKT_PACED PKT_RATE PKT_FLOOD; do
+	[ "${!v}" -ge 1 ] && [ "${!v}" -le 4194304 ] || die "$v must be between 1 and 4194304"
+done
 for s in ${SCENARIOS//,/ }; do
 	[[ $known = *",$s,"* ]] ||
 		die "unknown scenario '$s'${scale:+ with CPUS=$CPUS} (${known//,/ })"
@@ -135,13 +150,15 @@ boot() {
 	n=$(tr ',' '\n' <<< "$sc" | grep -c .)
 	nsteps=$(tr ',' '\n' <<< "$sc" | grep -c '^steps-')
 	ntimer=$(tr ',' '\n' <<< "$sc" | grep -c '^timer-')
+	npkt=$(tr ',' '\n' <<< "$sc" | grep -c '^pkt-')
 	# steps scenarios: a gdb stub, and 5 minutes for each count (ftq
 	# --steps gives up after that)
 	[ "$nsteps" -gt 0 ] && opt=(-g "$out/$name/gdb.sock")
 	# timer scenarios: their events' time on top (DURATION + 30 covers
 	# the rest, ftq --offsched-timer's 30 s wait for the service included)
 	limit=$(( n * REPEATS * (DURATION + 30) + nsteps * REPEATS * 300 +
-		  ntimer * REPEATS * (TIMER_EVENTS * TIMER_QUANTUM / 1000000 + 1) + 120 ))
+		  ntimer * REPEATS * (TIMER_EVENTS * TIMER_QUANTUM / 1000000 + 1) +
+		  npkt * REPEATS * (PKT_PACED / PKT_RATE + PKT_FLOOD / 10000) + 120 ))
 	# scale: every CPU's records, and N vCPUs on the host's cores
 	[ -n "$scale" ] && limit=$(( n * REPEATS * (DURATION + 30) * CPUS / 2 + 300 ))
 	say "boot $name ($kobj kernel): $sc ${extra:+($extra)}"
@@ -149,6 +166,7 @@ boot() {
 		"compare.scenarios=$sc compare.repeats=$REPEATS compare.duration=$DURATION" \
 		"compare.quantum=$QUANTUM compare.cpu=$CPU compare.gap=$GAP" \
 		"compare.timer_events=$TIMER_EVENTS compare.timer_quantum=$TIMER_QUANTUM" \
+		"compare.pkt_paced=$PKT_PACED compare.pkt_rate=$PKT_RATE compare.pkt_flood=$PKT_FLOOD" \
 		"${scale:+compare.cpus=$scale} $extra" &
 	pid=$!
 	local shown=0 stepped=0
@@ -209,7 +227,7 @@ count_steps() {
 }
 
 pick() { tr ',' '\n' <<< "$SCENARIOS" | grep -E "$1" | paste -sd,; }
-ours=$(pick '^(cfs|fifo|notick|notick-isolate|offsched|steps-notick|steps-cfs|timer-(hrtimer|notick|offsched|doorbell))$')
+ours=$(pick '^(cfs|fifo|notick|notick-isolate|offsched|steps-notick|steps-cfs|timer-(hrtimer|notick|offsched|doorbell)|pkt-(none|nft|offsched))$')
 mainline=$(pick '^(mainline-(cfs|fifo)|steps-mainline-cfs)$')
 [ -n "$ours" ] && boot plain compare "$ours" ""
 nohz=$(pick '^((steps|timer)-)?nohz')
@@ -278,7 +296,8 @@ status=ok
 [ ${#failures[@]} -gt 0 ] && status=$(printf '%s\n' "${failures[@]}")
 python3 "$TOP/tests/compare/report.py" "$out" "$TOP" "$started" "$status" \
 	CPUS="$CPUS" CPU="$CPU" DURATION="$DURATION" QUANTUM="$QUANTUM" REPEATS="$REPEATS" \
-	GAP="$GAP" TIMER_EVENTS="$TIMER_EVENTS" TIMER_QUANTUM="$TIMER_QUANTUM" SCENARIOS="$SCENARIOS" ||
+	GAP="$GAP" TIMER_EVENTS="$TIMER_EVENTS" TIMER_QUANTUM="$TIMER_QUANTUM" \
+	PKT_PACED="$PKT_PACED" PKT_RATE="$PKT_RATE" PKT_FLOOD="$PKT_FLOOD" SCENARIOS="$SCENARIOS" ||
 	failures+=("the results page: tests/compare/report.py failed")
 say "results: ${out#"$TOP"/}/results.md (the page), results.json, ftq.png, table.txt"
 if [ ${#failures[@]} -gt 0 ]; then

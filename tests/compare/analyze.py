@@ -24,6 +24,9 @@ import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pkt import PKT_COLS, PKT_LABEL, analyse_pkt, is_pkt, pkt_lines, pkt_summary  # noqa: E402
+
 TRACE_RE = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+\S+\s+(\d+):\s+([\w]+):\s*(.*)$')
 VECTOR_NAMES = {
     'local_timer': 'timer tick', 'reschedule': 'IPI resched',
@@ -65,6 +68,7 @@ LABEL = {
     'timer-offsched': 'OFFSCHED timer',
     'timer-doorbell': 'OFFSCHED timer, doorbell',
 }
+LABEL.update(PKT_LABEL)
 # timer-offsched's two rows: the service's own lateness, and the poller's
 # timer-doorbell's one row: the reader its doorbell woke
 TIMER_ROWS = {'timer-offsched': [('service', 'OFFSCHED timer, fired (service)'),
@@ -935,6 +939,9 @@ def main():
             if is_timer(sc):
                 runs.setdefault(sc, []).append(analyse_timer(sc, run, cpu))
                 continue
+            if is_pkt(sc):
+                runs.setdefault(sc, []).append(analyse_pkt(sc, run))
+                continue
             runs.setdefault(sc, []).append(analyse_run(sc, run, cpu))
     summary = {}
     for sc, rs in runs.items():
@@ -953,6 +960,10 @@ def main():
             continue
         if is_timer(sc):
             s.update(timer_summary(good))
+            summary[sc] = s
+            continue
+        if is_pkt(sc):
+            s.update(pkt_summary(good))
             summary[sc] = s
             continue
         s['spread'] = spread(good)
@@ -1017,8 +1028,8 @@ def main():
     rows = []
     for sc in order:
         s = summary[sc]
-        # the timer scenarios, failed or not, are in their own table
-        if is_timer(sc) or ((is_icount(sc) or is_steps(sc)) and 'error' not in s):
+        # the timer and packet scenarios, failed or not, are in their own tables
+        if is_timer(sc) or is_pkt(sc) or ((is_icount(sc) or is_steps(sc)) and 'error' not in s):
             continue
         if 'error' in s:
             rows.append((LABEL.get(sc, sc), '0/%d' % s['runs'], 'failed: ' + str(s['error'])))
@@ -1090,6 +1101,9 @@ def main():
     if any(is_timer(sc) for sc in order):
         print()
         timer_lines(summary, order, cpu)
+    if any(is_pkt(sc) for sc in order):
+        print()
+        pkt_lines(summary)
     print()
     print('Spread over the runs, min / median / max (syscall_ns_batches: over every batch of'
           ' getppid() calls of every run;')
@@ -1097,6 +1111,7 @@ def main():
           ' the table\'s kern lo us, kern us, worst us, unattr us, p1):')
     fmts = {k: f for k, _, _, f in SPREAD}
     fmts.update({p + k: f for k, f in TIMER_COLS for p in ('', 'fired_', 'delivered_')})
+    fmts.update(dict(PKT_COLS, paced_lost='%.0f'))
     for sc in order:
         sp = summary[sc].get('spread')
         if sp:

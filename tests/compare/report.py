@@ -24,6 +24,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from analyze import LABEL, TIMER_ROWS, best_reference  # noqa: E402
+from pkt import PKT_ORDER  # noqa: E402
 
 HEAD_BEGIN = '<!-- headline begin -->'
 HEAD_END = '<!-- headline end -->'
@@ -99,7 +100,7 @@ def fmt(v, f='%.0f'):
 def headline(res):
     """The headline table: SCHED_NOTICK and OFFSCHED against mainline at
     its best (the tuned nohz_full= row analyze.py picked) and CFS, each a
-    median of runs; then the timers' rows."""
+    median of runs; then the timers' rows, then the packets'."""
     sc = res.get('scenarios', {})
     ref = best_reference(sc)
     cols = [c for c in ('offsched', 'notick', ref, 'cfs')
@@ -139,6 +140,19 @@ def headline(res):
                     label, fmt(p.get('events')), fmt(p.get('overruns')),
                     fmt(p.get('late_p50_us'), '%.2f'), fmt(p.get('late_p99_us'), '%.2f'),
                     fmt(p.get('late_max_us'), '%.2f')))
+    pkts = [p for p in PKT_ORDER if p in sc and 'error' not in sc[p]]
+    if pkts:
+        if out:
+            out.append('')
+        out.append('| UDP over veth into a netns, median of runs | p50 us | p99 us '
+                   '| CPU 0 us/pkt | flood kpps | lost |')
+        out.append('|---|---:|---:|---:|---:|---:|')
+        for p in pkts:
+            x = sc[p]
+            out.append('| %s | %s | %s | %s | %s | %s |' % (
+                LABEL.get(p, p), fmt(x.get('paced_lat_p50_us'), '%.1f'),
+                fmt(x.get('paced_lat_p99_us'), '%.1f'), fmt(x.get('cpu0_us_per_pkt'), '%.2f'),
+                fmt(x.get('flood_kpps'), '%.1f'), fmt(x.get('flood_lost'))))
     failed = sorted(k for k, v in sc.items() if 'error' in v)
     if failed:
         out.append('')

@@ -17,8 +17,10 @@
 #   compare.timer_events=2000 compare.timer_quantum=1000 (us): the timer
 #   scenarios' periodic events on the CPU (run_timer, run_timer_offsched):
 #   timer-hrtimer, timer-notick, timer-nohz, timer-offsched, timer-doorbell
+#   compare.pkt_paced=20000 compare.pkt_rate=5000 compare.pkt_flood=100000:
+#   the packet scenarios' flows (pkt.sh): pkt-none, pkt-nft, pkt-offsched
 scenarios=cfs,fifo,notick,offsched repeats=3 duration=10 quantum=1000 cpu=1 gap=2000 pair= cpus=
-tevents=2000 tquantum=1000
+tevents=2000 tquantum=1000 pkt_paced=20000 pkt_rate=5000 pkt_flood=100000
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	compare.scenarios=*) scenarios=${arg#*=} ;;
@@ -31,6 +33,9 @@ for arg in $(cat /proc/cmdline); do
 	compare.cpus=*) cpus=${arg#*=} ;;
 	compare.timer_events=*) tevents=${arg#*=} ;;
 	compare.timer_quantum=*) tquantum=${arg#*=} ;;
+	compare.pkt_paced=*) pkt_paced=${arg#*=} ;;
+	compare.pkt_rate=*) pkt_rate=${arg#*=} ;;
+	compare.pkt_flood=*) pkt_flood=${arg#*=} ;;
 	esac
 done
 cpulist=$(echo "$cpus" | tr , ' ')
@@ -423,6 +428,8 @@ run_timer_offsched() {
 	return $rc
 }
 
+. "$(dirname "$0")/pkt.sh"
+
 # The nohz_full= boot is tuned as a real deployment is (Red Hat's
 # cpu-partitioning profile: the kernel arguments come from compare.sh; at
 # run time, interrupts, unbound workqueues and the lockup watchdog stay on
@@ -519,6 +526,7 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 			timer-notick) run_timer "$sc" ;;
 			timer-offsched) run_timer_offsched ;;
 			timer-doorbell) run_timer_offsched doorbell ;;
+			pkt-none|pkt-nft|pkt-offsched) run_pkt "$sc" ;;
 			*) echo "@@ unavailable unknown scenario" ;;
 			esac
 			echo "@@ end $sc $r rc=$?"
