@@ -48,12 +48,14 @@ kernel: tree
 # The compare kernel, and the same tree without the series (mainline's
 # answer, nohz_full=, runs on it).
 # The -icount-jump rows: both built with JUMP_LABEL=y, as distributions
-# build them, only when SCENARIOS asks for those rows.
+# build them, only when SCENARIOS asks for those rows; notick-nocb-off's
+# kernel (the series' without CONFIG_RCU_NOCB_CPU_DEFAULT_ALL) likewise.
 kernel-compare: tree
 	@qemu/kernel.sh compare
 	@qemu/kernel.sh -m compare
 	@case ",$${SCENARIOS:-}," in *icount-jump,*) \
 		qemu/kernel.sh -x jump compare && qemu/kernel.sh -m -x jump compare ;; esac
+	@case ",$${SCENARIOS:-}," in *,notick-nocb-off,*) qemu/kernel.sh -x nocb-off compare ;; esac
 
 # Whole-kernel builds of the test configuration without SCHED_NOTICK,
 # with run-time full dynticks but not its user, and without full dynticks

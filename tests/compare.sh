@@ -7,6 +7,9 @@
 #   fifo      taskset -c CPU chrt -f 99         (boot 1)
 #   notick    notickctl --cpu CPU               (boot 1, no boot parameter)
 #   notick-isolate  notickctl --isolate --cpu CPU (boot 1; on request)
+#   notick-nocb-off  notick on the series' kernel built without
+#             CONFIG_RCU_NOCB_CPU_DEFAULT_ALL, which "no boot parameter"
+#             relies on (its own boot and kernel; on request)
 #   offsched  the OFFSCHED ftq service          (boot 1, kernel callback)
 #   nohz      taskset + chrt -f 99 on a nohz_full=CPU, RT throttling off
 #   nohz-cfs  taskset alone on the nohz_full=CPU (mainline's usual answer)
@@ -14,7 +17,8 @@
 #             (boot 2: the same tree without the series, "mainline", tuned
 #             as Red Hat's cpu-partitioning profile tunes a node:
 #             nohz_full= rcu_nocbs= isolcpus=managed_irq,domain,
-#             irqaffinity= nosoftlockup, and at run time IRQs, unbound
+#             irqaffinity= nosoftlockup, with rcu_nocb_poll and
+#             nmi_watchdog=0 as latency tuning adds, and at run time IRQs, unbound
 #             workqueues and the watchdog kept on CPU 0, vm.stat_interval
 #             10).  The best of nohz and nohz-cfs is the reference row.
 #   mainline-cfs, mainline-fifo   cfs and fifo on mainline (boot 3): what
@@ -78,7 +82,8 @@
 #                    pkt-nft,pkt-offsched
 #             (the default: two kernels, the series' and mainline;
 #             icount-jump, mainline-icount-jump, which build both again
-#             with JUMP_LABEL=y, mainline-fifo, notick-isolate, paired,
+#             with JUMP_LABEL=y, notick-nocb-off, which builds a third,
+#             mainline-fifo, notick-isolate, paired,
 #             paired-gettime and paired-same on request)
 #   CPUS=N, N>2: scale.  Every non-boot CPU runs a probe at once: N-1
 #             SCHED_NOTICK threads, N-1 FIFO or CFS threads on
@@ -101,7 +106,7 @@ started=${NOTICK_COMPARE_STARTED:-$(date +%s)}
 CPUS=${CPUS:-2}
 [[ $CPUS =~ ^[0-9]+$ ]] || die "CPUS must be a number (got '$CPUS')"
 DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs,timer-hrtimer,timer-notick,timer-offsched,timer-doorbell,timer-nohz,pkt-none,pkt-nft,pkt-offsched
-known=",$DEFAULT,icount-jump,mainline-icount-jump,mainline-fifo,notick-isolate,paired,paired-gettime,paired-same,"
+known=",$DEFAULT,icount-jump,mainline-icount-jump,mainline-fifo,notick-isolate,notick-nocb-off,paired,paired-gettime,paired-same,"
 scale= dur=10 nprobe=1
 if [ "$CPUS" -gt 2 ]; then
 	scale=$(seq -s, 1 $((CPUS - 1))) nprobe=$((CPUS - 1))
@@ -234,14 +239,16 @@ nohz=$(pick '^((steps|timer)-)?nohz')
 iso=$CPU
 [ -n "$scale" ] && iso=1-$((CPUS - 1))
 [ -n "$nohz" ] && boot nohz_full compare-mainline "$nohz" \
-	"nohz_full=$iso rcu_nocbs=$iso isolcpus=managed_irq,domain,$iso irqaffinity=0 nosoftlockup"
+	"nohz_full=$iso rcu_nocbs=$iso rcu_nocb_poll isolcpus=managed_irq,domain,$iso irqaffinity=0 nosoftlockup nmi_watchdog=0"
 [ -n "$mainline" ] && boot mainline compare-mainline "$mainline" ""
+# SCHED_NOTICK without every CPU's RCU callbacks offloaded from boot
+[ -n "$(pick '^notick-nocb-off$')" ] && boot nocb_off compare-nocb-off notick-nocb-off ""
 paired=$(pick '^paired')
 pair=$((CPU + 1))
 # CPU's RCU callbacks are offloaded too, as sched-notick.rst recommends:
 # rcu_nocbs= replaces the configuration's default of every CPU.
 [ -n "$paired" ] && boot paired compare "$paired" \
-	"nohz_full=$pair rcu_nocbs=$CPU,$pair isolcpus=managed_irq,domain,$pair irqaffinity=0 nosoftlockup compare.pair=$pair" \
+	"nohz_full=$pair rcu_nocbs=$CPU,$pair rcu_nocb_poll isolcpus=managed_irq,domain,$pair irqaffinity=0 nosoftlockup nmi_watchdog=0 compare.pair=$pair" \
 	$((CPUS > pair ? CPUS : pair + 1))
 # The -icount scenarios, one boot each: SCENARIO:KERNEL
 for ic in icount:compare mainline-icount:compare-mainline icount-jump:compare-jump \

@@ -35,7 +35,7 @@ VECTOR_NAMES = {
     'thermal_apic': 'thermal', 'threshold_apic': 'threshold',
     'x86_platform_ipi': 'platform IPI', 'deferred_error_apic': 'MCE',
 }
-ORDER = ['offsched', 'notick', 'notick-isolate', 'nohz', 'nohz-cfs', 'nohz-throttled', 'fifo', 'cfs',
+ORDER = ['offsched', 'notick', 'notick-isolate', 'notick-nocb-off', 'nohz', 'nohz-cfs', 'nohz-throttled', 'fifo', 'cfs',
          'mainline-fifo', 'mainline-cfs', 'icount', 'mainline-icount', 'icount-jump',
          'mainline-icount-jump', 'steps-notick', 'steps-nohz', 'steps-nohz-cfs', 'steps-cfs',
          'steps-mainline-cfs', 'paired-notick', 'paired-nohz', 'paired-gettime-notick',
@@ -48,6 +48,7 @@ LABEL = {
     'nohz': 'FIFO, nohz_full= [m]', 'nohz-cfs': 'CFS, nohz_full= [m]',
     'nohz-throttled': 'FIFO throttled, nohz_full= [m]', 'notick': 'SCHED_NOTICK',
     'notick-isolate': 'SCHED_NOTICK, --isolate',
+    'notick-nocb-off': 'SCHED_NOTICK, nocb not default [n]',
     'offsched': 'OFFSCHED ftq', 'mainline-cfs': 'CFS (taskset) [m]',
     'mainline-fifo': 'FIFO (chrt -f 99) [m]',
     'icount': 'getppid, -icount', 'mainline-icount': 'getppid, -icount [m]',
@@ -1058,6 +1059,9 @@ def main():
         print('kern us: loop gaps that contain a kernel event, whole (upper bound); kern lo us: the')
         print('  time the events themselves spent inside those gaps (lower bound).')
     print('[m]: mainline, the same kernel tree and configuration without the series.')
+    if 'notick-nocb-off' in summary:
+        print('[n]: the series\' kernel built without CONFIG_RCU_NOCB_CPU_DEFAULT_ALL (RCU callbacks not'
+              ' offloaded from boot).')
     ours, ref = summary.get('cfs', {}).get('syscall_ns'), summary.get('mainline-cfs', {}).get('syscall_ns')
     if ours and ref:
         print('syscall ns: median getppid() time; on CFS, with the series / without: %.3f.'

@@ -30,9 +30,11 @@ HEAD_BEGIN = '<!-- headline begin -->'
 HEAD_END = '<!-- headline end -->'
 # The kernels make compare-test boots, by their build directory
 # The headline's column names, short enough for a README table
-SHORT = {'offsched': 'OFFSCHED', 'notick': 'SCHED_NOTICK', 'nohz': 'FIFO, nohz_full= [m]',
+SHORT = {'offsched': 'OFFSCHED', 'notick': 'SCHED_NOTICK', 'notick-nocb-off': 'SCHED_NOTICK [n]',
+         'nohz': 'FIFO, nohz_full= [m]',
          'nohz-cfs': 'CFS, nohz_full= [m]', 'cfs': 'CFS'}
-KERNELS = ['compare', 'compare-mainline', 'compare-jump', 'compare-mainline-jump']
+KERNELS = ['compare', 'compare-mainline', 'compare-jump', 'compare-mainline-jump',
+           'compare-nocb-off']
 
 
 def run(*cmd):
@@ -93,6 +95,24 @@ def provenance(top, started, settings):
     }
 
 
+def boots(outdir):
+    """Each boot's kernel command line, as its kernel printed it, without
+    the compare.* settings (the page gives them once): {boot: line}."""
+    out = {}
+    for name in sorted(os.listdir(outdir)):
+        log = os.path.join(outdir, name, 'console.log')
+        if not os.path.isfile(log):
+            continue
+        for line in read(log, '').splitlines():
+            _, sep, cmd = line.partition('Command line: ')
+            if sep:
+                out[name] = ' '.join(w for w in cmd.split() if not w.startswith('compare.'))
+                break
+        else:
+            out[name] = '? (no "Command line:" in its console log)'
+    return out
+
+
 def fmt(v, f='%.0f'):
     return '-' if v is None else f % v
 
@@ -103,7 +123,7 @@ def headline(res):
     median of runs; then the timers' rows, then the packets'."""
     sc = res.get('scenarios', {})
     ref = best_reference(sc)
-    cols = [c for c in ('offsched', 'notick', ref, 'cfs')
+    cols = [c for c in ('offsched', 'notick', 'notick-nocb-off', ref, 'cfs')
             if c and c in sc and 'error' not in sc[c]]
     rows = [('timer ticks (LOC), probe\'s life', 'loc_run', '%.0f'),
             ('interrupt entries, probe\'s life', 'irq_run', '%.0f'),
@@ -121,8 +141,13 @@ def headline(res):
         for what, k, f in rows:
             if any(sc[c].get(k) is not None for c in cols):
                 out.append('| %s | %s |' % (what, ' | '.join(fmt(sc[c].get(k), f) for c in cols)))
+        out.append('')
+        out.append('SCHED_NOTICK: no boot parameter; its kernel offloads every CPU\'s RCU callbacks'
+                   ' from boot')
+        out.append('(CONFIG_RCU_NOCB_CPU_DEFAULT_ALL=y), which that relies on.')
+        if 'notick-nocb-off' in cols:
+            out.append('SCHED_NOTICK [n]: the same kernel built without that option.')
         if ref in cols:
-            out.append('')
             out.append('%s: mainline at its best, the quieter of its tuned nohz_full= rows'
                        % SHORT.get(ref, ref))
             out.append('(the same tree without the series, tuned as docs/benchmark.md says).')
@@ -171,6 +196,9 @@ def page(prov, res, table, status):
              '- host: %s, %s cores, %s GiB, Linux %s, Debian %s (%s)'
              % (h['cpu'], h['cores'], h['memory_gib'], h['kernel'], h['debian'], h['name']),
              '- settings: %s' % ' '.join('%s=%s' % kv for kv in sorted(s.items())),
+             '- boots, by their kernel command line (compare.* settings left out):']
+    lines += ['  - %s: `%s`' % kv for kv in sorted(prov.get('boots', {}).items())]
+    lines += [
              '- time: %d min %d s from `make compare-test` to this page; kernels built in the run: %s'
              % (prov['elapsed_s'] // 60, prov['elapsed_s'] % 60,
                 ', '.join(prov['kernels_built_in_run']) or 'none (all built before)'),
@@ -191,6 +219,7 @@ def main():
     outdir, top, started, status = sys.argv[1:5]
     settings = dict(a.split('=', 1) for a in sys.argv[5:] if '=' in a)
     prov = provenance(top, float(started), settings)
+    prov['boots'] = boots(outdir)
     path = os.path.join(outdir, 'results.json')
     try:
         with open(path) as f:

@@ -53,7 +53,7 @@ def git(top, *args):
                             GIT_COMMITTER_NAME='t', GIT_COMMITTER_EMAIL='t@t'))
 
 
-def run_report(status='ok', results=RESULTS, built_after=True, dirty=False):
+def run_report(status='ok', results=RESULTS, built_after=True, dirty=False, consoles=None):
     """report.py on a scratch repository with a compare kernel built
     before or after the run's start; returns (rc, page, results.json)."""
     top = tempfile.mkdtemp()
@@ -80,6 +80,10 @@ def run_report(status='ok', results=RESULTS, built_after=True, dirty=False):
             json.dump(results, f)
     with open(os.path.join(out, 'table.txt'), 'w') as f:
         f.write('the table\n')
+    for name, text in (consoles or {}).items():
+        os.makedirs(os.path.join(out, name))
+        with open(os.path.join(out, name, 'console.log'), 'w') as f:
+            f.write(text)
     rc = subprocess.run([sys.executable, os.path.join(HERE, 'report.py'), out, top, str(started),
                          status, 'DURATION=10', 'REPEATS=3'], capture_output=True).returncode
     page = open(os.path.join(out, 'results.md')).read() if rc == 0 else ''
@@ -110,6 +114,29 @@ def provenance():
                  'status: every scenario ran and was analysed', '```\nthe table\n```'):
         assert want in page, (want, page)
     assert res['scenarios'] == RESULTS['scenarios'], res
+
+
+@test
+def boots_and_nocb():
+    """each boot's command line on the page; the headline names what 'no boot parameter' needs, [n] without it"""
+    res = json.loads(json.dumps(RESULTS))
+    res['scenarios']['notick-nocb-off'] = scenario(40, 60)
+    rc, page, _, _, _ = run_report(results=res, consoles={
+        'plain': '[    0.000000] Command line: console=ttyS0 tsc=reliable compare.cpu=1 quiet\n',
+        'nohz_full': '[    0.000000] Command line: tsc=reliable nohz_full=1 nmi_watchdog=0\n',
+        'broken': 'no kernel output\n'})
+    assert rc == 0, rc
+    for want in ('  - plain: `console=ttyS0 tsc=reliable quiet`',
+                 '  - nohz_full: `tsc=reliable nohz_full=1 nmi_watchdog=0`',
+                 '  - broken: `? (no "Command line:" in its console log)`'):
+        assert want in page, (want, page)
+    head = block(page)
+    assert head[0].startswith('| CPU 1, median of runs | OFFSCHED | SCHED_NOTICK | SCHED_NOTICK [n] |'), head
+    assert '| timer ticks (LOC), probe\'s life | - | 2 | 40 | 9 | 2500 |' in head, head
+    assert '(CONFIG_RCU_NOCB_CPU_DEFAULT_ALL=y), which that relies on.' in head, head
+    assert 'SCHED_NOTICK [n]: the same kernel built without that option.' in head, head
+    rc, page, _, _, _ = run_report()
+    assert 'SCHED_NOTICK [n]' not in page and 'CONFIG_RCU_NOCB_CPU_DEFAULT_ALL=y' in page, page
 
 
 @test

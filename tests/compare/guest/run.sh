@@ -114,7 +114,7 @@ launch() {
 		taskset -c "$l_cpu" "$@" ;;
 	fifo|mainline-fifo|nohz|nohz-throttled|steps-nohz)
 		taskset -c "$l_cpu" chrt -f 99 "$@" ;;
-	notick|steps-notick) notickctl --cpu "$l_cpu" -- "$@" ;;
+	notick|notick-nocb-off|steps-notick) notickctl --cpu "$l_cpu" -- "$@" ;;
 	notick-isolate) notickctl --isolate --cpu "$l_cpu" -- "$@" ;;
 	*) echo "no launcher for $l_sc" >&2; return 125 ;;
 	esac
@@ -512,7 +512,8 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 			echo "@@ begin $sc $r"
 			case $sc in
 			nohz) rt_unthrottled run_user "$sc" ;;
-			cfs|mainline-cfs|fifo|mainline-fifo|nohz-throttled|nohz-cfs|notick|notick-isolate)
+			cfs|mainline-cfs|fifo|mainline-fifo|nohz-throttled|nohz-cfs|notick|notick-isolate|\
+			notick-nocb-off)
 				run_user "$sc" ;;
 			steps-nohz) rt_unthrottled run_steps ;;
 			steps-*) run_steps ;;
