@@ -90,6 +90,10 @@ for ((i = 0; i <= last; i++)); do
 	fi
 	kconfig_id > "$tree.stamp"
 	say "step $i/${#steps[@]}: $what"
+	# Step 0's warnings are the reference: every file compiled, none
+	# left from an earlier (interrupted) run whose warnings would be
+	# missing from this build's log.
+	[ $i = 0 ] && rm -rf "$obj"
 	if ! "$TOP/qemu/kernel.sh" -t "$tree" -x steps test; then
 		echo "step $i: $what: does not build" >> "$log"
 		die "step $i ($what) does not build; log: ${obj#"$TOP"/}/build.log"
