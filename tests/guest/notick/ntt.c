@@ -847,6 +847,15 @@ static int cmd_contend(int cpu)
 	if (!sh->contender_ran)
 		kill(contender, SIGKILL);
 	waitpid(contender, NULL, 0);
+	/*
+	 * The spinner's release (and the tick's restart) come with its last
+	 * switch on its CPU, which may follow waitpid(): wait for the CPU
+	 * to have no thread (1 s at most), so that the trace stopped next
+	 * and the counters read next see the same events.
+	 */
+	for (i = 0; i < 100 && notick_read(cpu, "pid") != 0; i++)
+		sleep_s(0.01);
+	sleep_s(0.05);
 	printf("spinner_pid=%d\n", spinner);
 	return 0;
 }
