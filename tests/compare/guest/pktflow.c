@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../guest/lib/udp.h"
+
 #define MAX_PKTS (1U << 22)
 
 struct payload {
@@ -37,12 +39,6 @@ struct payload {
 	uint64_t sent_ns;
 	char pad[48];
 };
-
-static void die(const char *what)
-{
-	fprintf(stderr, "pktflow: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 static uint64_t now_ns(void)
 {
@@ -55,20 +51,15 @@ static uint64_t now_ns(void)
 static int cmd_send(const char *addr, int port, unsigned long count,
 		    unsigned long pps)
 {
-	struct sockaddr_in to = { .sin_family = AF_INET,
-				  .sin_port = htons(port) };
+	struct sockaddr_in to;
 	struct payload p = { 0 };
 	uint64_t t0 = now_ns(), t = t0;
 	unsigned long seq;
 	int fd;
 
-	if (inet_pton(AF_INET, addr, &to.sin_addr) != 1) {
-		fprintf(stderr, "pktflow: bad address %s\n", addr);
-		return 2;
-	}
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	fd = udp_sender(addr, port, &to);
 	if (fd < 0)
-		die("socket");
+		return 2;
 	for (seq = 0; seq < count; seq++) {
 		if (pps) {
 			uint64_t due = t0 + seq * 1000000000ULL / pps;
@@ -84,7 +75,7 @@ static int cmd_send(const char *addr, int port, unsigned long count,
 		while (sendto(fd, &p, sizeof(p), 0, (struct sockaddr *)&to,
 			      sizeof(to)) < 0) {
 			if (errno != ENOBUFS && errno != EAGAIN)
-				die("sendto");
+				udp_die("pktflow: sendto");
 		}
 	}
 	printf("sent=%lu\nsend_ns=%llu\n", count,
@@ -101,27 +92,14 @@ static int cmp_u64(const void *a, const void *b)
 
 static int cmd_recv(int port, int idle_ms)
 {
-	struct sockaddr_in me = { .sin_family = AF_INET,
-				  .sin_port = htons(port),
-				  .sin_addr.s_addr = htonl(INADDR_ANY) };
 	static unsigned char seen[MAX_PKTS];
 	static uint64_t lat[MAX_PKTS];
 	unsigned long received = 0, dup = 0;
 	uint64_t first = 0, last = 0, t;
-	int fd, rcvbuf = 256 << 20;
+	int fd = udp_receiver(port);
 	struct pollfd pfd;
 	struct payload p;
 
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0)
-		die("socket");
-	/* Room for every datagram of a flood, should this reader lag */
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
-		die("SO_RCVBUFFORCE");
-	if (bind(fd, (struct sockaddr *)&me, sizeof(me)))
-		die("bind");
-	printf("listening=%d\n", port);
-	fflush(stdout);
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	/* The first datagram may be long in coming; then IDLE_MS ends it */

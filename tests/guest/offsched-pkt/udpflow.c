@@ -39,6 +39,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/udp.h"
+
 #define MAX_SEQ (1U << 22)
 
 static void die(const char *what)
@@ -131,20 +133,15 @@ static double now_s(void)
 static int cmd_send(const char *addr, int port, unsigned int count,
 		    double pps)
 {
-	struct sockaddr_in to = { .sin_family = AF_INET,
-				  .sin_port = htons(port) };
+	struct sockaddr_in to;
 	char payload[64] = { 0 };
 	unsigned int seq, sent = 0;
 	double t0 = now_s();
 	int fd;
 
-	if (inet_pton(AF_INET, addr, &to.sin_addr) != 1) {
-		fprintf(stderr, "udpflow: bad address %s\n", addr);
-		return 2;
-	}
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	fd = udp_sender(addr, port, &to);
 	if (fd < 0)
-		die("socket");
+		return 2;
 	for (seq = 0; seq < count; seq++) {
 		memcpy(payload, &seq, sizeof(seq));
 		while (pps > 0 && now_s() < t0 + seq / pps)
@@ -163,20 +160,18 @@ static int cmd_send(const char *addr, int port, unsigned int count,
 static int cmd_gso(const char *addr, int port, unsigned int count,
 		   unsigned int segs)
 {
-	struct sockaddr_in to = { .sin_family = AF_INET,
-				  .sin_port = htons(port) };
+	struct sockaddr_in to;
 	static char buf[64 * 64];
 	unsigned int i, j, seq = 0;
 	int fd, seg = 64;
 
-	if (inet_pton(AF_INET, addr, &to.sin_addr) != 1 || !segs || segs > 64) {
-		fprintf(stderr, "udpflow: bad address %s or segment count %u (1-64)\n",
-			addr, segs);
+	if (!segs || segs > 64) {
+		fprintf(stderr, "udpflow: bad segment count %u (1-64)\n", segs);
 		return 2;
 	}
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	fd = udp_sender(addr, port, &to);
 	if (fd < 0)
-		die("socket");
+		return 2;
 	if (setsockopt(fd, IPPROTO_UDP, UDP_SEGMENT, &seg, sizeof(seg)))
 		die("UDP_SEGMENT");
 	for (i = 0; i < count; i++) {
@@ -194,26 +189,13 @@ static int cmd_gso(const char *addr, int port, unsigned int count,
 
 static int cmd_recv(int port, int idle_ms)
 {
-	struct sockaddr_in me = { .sin_family = AF_INET,
-				  .sin_port = htons(port),
-				  .sin_addr.s_addr = htonl(INADDR_ANY) };
 	static unsigned char seen[MAX_SEQ];
 	unsigned int received = 0, dup = 0, reordered = 0, max_seq = 0;
-	int fd, rcvbuf = 256 << 20, last = -1;
+	int fd = udp_receiver(port), last = -1;
 	struct pollfd pfd;
 	char payload[64];
 	unsigned int seq;
 
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0)
-		die("socket");
-	/* Room for every datagram of a flow, should the receiver lag */
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
-		die("SO_RCVBUFFORCE");
-	if (bind(fd, (struct sockaddr *)&me, sizeof(me)))
-		die("bind");
-	printf("listening=%d\n", port);
-	fflush(stdout);
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	while (poll(&pfd, 1, idle_ms) > 0) {
