@@ -9,7 +9,7 @@ PKT_LABEL = {'pkt-none': 'no filter',
              'pkt-nft': 'nftables, 4 rules at ingress',
              'pkt-offsched': 'OFFSCHED pkt service, 4 rules'}
 PKT_ORDER = ['pkt-none', 'pkt-nft', 'pkt-offsched']
-# USER_HZ: /proc/stat's unit
+# /proc/stat's unit, USER_HZ: 100 on x86 (the ABI's, whatever HZ is)
 TICK_US = 10000
 PKT_COLS = [('paced_lat_p50_us', '%.1f'), ('paced_lat_p99_us', '%.1f'),
             ('paced_lat_max_us', '%.1f'), ('cpu0_us_per_pkt', '%.2f'),

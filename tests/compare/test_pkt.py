@@ -28,7 +28,7 @@ def phase(name, sent, got, span_ns, lat_ns, ticks, rc=0):
     return ['phase=%s send_rc=%d recv_rc=0' % (name, rc), 'sent=%d' % sent,
             'send_ns=%d' % span_ns, 'listening=9000', 'received=%d' % got, 'dup=0',
             'span_ns=%d' % span_ns, 'lat_p50_ns=%d' % lat_ns[0], 'lat_p99_ns=%d' % lat_ns[1],
-            'lat_max_ns=%d' % lat_ns[2], 'cpu0_busy_ticks=%d user_hz=100' % ticks]
+            'lat_max_ns=%d' % lat_ns[2], 'cpu0_busy_ticks=%d' % ticks]
 
 
 def log(sc, rep=1, seen=None, paced=None, flood=None, rc=0, extra=()):

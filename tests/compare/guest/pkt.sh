@@ -58,7 +58,7 @@ pkt_phase() {
 	b1=$(pkt_cpu0_busy)
 	echo "phase=$1 send_rc=$src recv_rc=$rrc"
 	cat /tmp/pkt.send /tmp/pkt.recv
-	echo "cpu0_busy_ticks=$((b1 - b0)) user_hz=100"
+	echo "cpu0_busy_ticks=$((b1 - b0))"
 }
 
 # pkt_nft on|off: the rules in nftables, at v1's ingress
