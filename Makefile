@@ -83,8 +83,15 @@ initramfs-compare: kernel-compare notickctl
 LOCKED = mkdir -p "$(BUILD)" && flock "$(BUILD)/.lock" env NOTICK_LOCK_HELD=1 \
 	$(MAKE) --no-print-directory
 
+# For the run's record (tests/provenance.py): its start, before anything
+# is installed or built, the compiler cache's size (KiB) and whether build/
+# existed then.
+START = export NOTICK_$(1)_STARTED=$$(date +%s) NOTICK_BUILD_AT_START=$$([ -d "$(BUILD)" ] && \
+	echo present || echo absent) NOTICK_CACHE_AT_START=$$(du -sk "$${CCACHE_DIR:-$$HOME/.ccache}" \
+	2> /dev/null | cut -f1); NOTICK_CACHE_AT_START=$${NOTICK_CACHE_AT_START:-0}
+
 test:
-	+@$(LOCKED) _test SUITES="$(SUITES)"
+	+@$(call START,TEST); $(LOCKED) _test SUITES="$(SUITES)"
 
 # The host tests need no kernel: "make test SUITES=host" builds none.
 TEST_NEEDS := $(if $(filter-out host,$(SUITES)),initramfs,$(if $(SUITES),deps,initramfs))
@@ -113,7 +120,7 @@ shell:
 	@qemu/boot.sh -f test -t 0
 
 compare-test:
-	+@export NOTICK_COMPARE_STARTED=$$(date +%s); $(LOCKED) _compare-test
+	+@$(call START,COMPARE); $(LOCKED) _compare-test
 
 _compare-test: initramfs-compare
 	@tests/compare.sh

@@ -68,6 +68,7 @@ if [ "$(cat "$obj/.config.stamp" 2>/dev/null)" != "$cfg_id" ] || [ ! -f "$obj/.c
 fi
 
 say "building $name kernel (-j$JOBS)"
+t0=$SECONDS
 build() { kmake -j"$JOBS" bzImage modules > "$obj/build.log" 2>&1; }
 if ! with_heartbeat "building $name kernel" build; then
 	tail -n 40 "$obj/build.log" >&2
@@ -102,4 +103,6 @@ if grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
 fi
 kver=$(kmake -s kernelrelease)
 echo "$kver" > "$obj/kernelrelease"
+# For the records of make test and compare-test (tests/provenance.py)
+echo $((SECONDS - t0)) > "$obj/build-seconds"
 say "$name kernel $kver: ${obj#"$TOP"/}/arch/x86/boot/bzImage"

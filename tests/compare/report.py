@@ -14,85 +14,48 @@ or copied from table.txt: none is worked out here but the elapsed time.
 The headline is one Markdown table between two marker lines, which
 README.md quotes verbatim (tests/host/docs.sh compares them).
 """
-import datetime
 import json
 import os
-import platform
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from provenance import (builds_line, duration, host, host_line, kernel_builds, read,  # noqa: E402
+                        run, source, start_line, start_state, utc)
 from analyze import LABEL, TIMER_ROWS, best_reference  # noqa: E402
 from pkt import PKT_ORDER  # noqa: E402
 
 HEAD_BEGIN = '<!-- headline begin -->'
 HEAD_END = '<!-- headline end -->'
-# The kernels make compare-test boots, by their build directory
 # The headline's column names, short enough for a README table
 SHORT = {'offsched': 'OFFSCHED', 'notick': 'SCHED_NOTICK', 'notick-nocb-off': 'SCHED_NOTICK [n]',
          'nohz': 'FIFO, nohz_full= [m]',
          'nohz-cfs': 'CFS, nohz_full= [m]', 'cfs': 'CFS'}
+# The kernels make compare-test boots, by their build directory
 KERNELS = ['compare', 'compare-mainline', 'compare-jump', 'compare-mainline-jump',
            'compare-nocb-off']
-
-
-def run(*cmd):
-    """A command's first line of output, or '?' when it fails."""
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return '?'
-    return out.splitlines()[0].strip() if out.strip() else '?'
-
-
-def read(path, default='?'):
-    try:
-        with open(path) as f:
-            return f.read().strip() or default
-    except OSError:
-        return default
-
-
-def cpuinfo(key):
-    for line in read('/proc/cpuinfo', '').splitlines():
-        k, _, v = line.partition(':')
-        if k.strip() == key:
-            return v.strip()
-    return '?'
 
 
 def provenance(top, started, settings):
     """Where and on what the run ran."""
     build = os.path.join(top, 'build')
-    git = ['git', '-C', top]
-    dirty = subprocess.run(git + ['status', '--porcelain', '--untracked-files=no'],
-                           capture_output=True, text=True).stdout.strip()
-    mem = next((int(line.split()[1]) for line in read('/proc/meminfo', '').splitlines()
-                if line.startswith('MemTotal:')), 0)
-    built = [k for k in KERNELS
-             if os.path.exists(os.path.join(build, 'obj-' + k, 'arch/x86/boot/bzImage')) and
-             os.path.getmtime(os.path.join(build, 'obj-' + k, 'arch/x86/boot/bzImage')) >= started]
-    now = time.time()
-    return {
-        'commit': run(*git, 'rev-parse', 'HEAD'),
-        'subject': run(*git, 'log', '-1', '--format=%s'),
-        'tree': 'with uncommitted changes' if dirty else 'clean',
-        'base': 'Debian linux-source-6.1 %s' % run('dpkg-query', '-W', '-f=${Version}',
-                                                    'linux-source-6.1'),
+    builds = kernel_builds(build, KERNELS, started)
+    prov = source(top)
+    prov.update({
         'kernel': read(os.path.join(build, 'obj-compare', 'kernelrelease')),
         'mainline_kernel': read(os.path.join(build, 'obj-compare-mainline', 'kernelrelease'),
                                 'none'),
         'qemu': run('qemu-system-x86_64', '--version'),
-        'host': {'cpu': cpuinfo('model name'), 'cores': os.cpu_count(),
-                 'memory_gib': round(mem / 1048576, 1), 'kernel': platform.release(),
-                 'debian': read('/etc/debian_version'), 'name': platform.node()},
-        'started': datetime.datetime.fromtimestamp(started, datetime.timezone.utc)
-        .strftime('%Y-%m-%d %H:%M:%S UTC'),
-        'elapsed_s': int(now - started),
-        'kernels_built_in_run': built,
+        'host': host(),
+        'started': utc(started),
+        'elapsed_s': int(time.time() - started),
+        'kernels_built_in_run': [k for k, _ in builds],
+        'kernel_build_s': {k: s for k, s in builds},
+        'start': start_state(),
         'settings': settings,
-    }
+    })
+    return prov
 
 
 def boots(outdir):
@@ -186,22 +149,22 @@ def headline(res):
 
 
 def page(prov, res, table, status):
-    h = prov['host']
     s = prov['settings']
     lines = ['# make compare-test: results of %s' % prov['started'], '',
              '- commit: `%s` (%s), tree %s' % (prov['commit'], prov['subject'], prov['tree']),
              '- base: %s; kernels: %s (the series), %s (the same tree without it)'
              % (prov['base'], prov['kernel'], prov['mainline_kernel']),
              '- QEMU: %s, TCG' % prov['qemu'],
-             '- host: %s, %s cores, %s GiB, Linux %s, Debian %s (%s)'
-             % (h['cpu'], h['cores'], h['memory_gib'], h['kernel'], h['debian'], h['name']),
+             '- host: %s' % host_line(prov['host']),
              '- settings: %s' % ' '.join('%s=%s' % kv for kv in sorted(s.items())),
              '- boots, by their kernel command line (compare.* settings left out):']
     lines += ['  - %s: `%s`' % kv for kv in sorted(prov.get('boots', {}).items())]
     lines += [
-             '- time: %d min %d s from `make compare-test` to this page; kernels built in the run: %s'
-             % (prov['elapsed_s'] // 60, prov['elapsed_s'] % 60,
-                ', '.join(prov['kernels_built_in_run']) or 'none (all built before)'),
+             '- at the start: %s' % start_line(prov.get('start') or start_state()),
+             '- time: %s from `make compare-test` to this page; kernels built in the run: %s'
+             % (duration(prov['elapsed_s']),
+                builds_line([(k, prov.get('kernel_build_s', {}).get(k))
+                             for k in prov['kernels_built_in_run']])),
              '- status: %s' % ('every scenario ran and was analysed' if status == 'ok'
                                else 'FAILED: ' + '; '.join(status.splitlines())),
              '', '## Headline', '', HEAD_BEGIN]

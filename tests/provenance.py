@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Where and on what a run ran, for the records the runs write: make
+compare-test's results page (compare/report.py) and make test's record
+(record.py).  Every value is read here (git, dpkg, QEMU, /proc, the build
+directory, the environment the Makefile set at the start); none is made up.
+"""
+import datetime
+import os
+import platform
+import subprocess
+
+
+def run(*cmd):
+    """A command's first line of output, or '?' when it fails."""
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return '?'
+    return out.splitlines()[0].strip() if out.strip() else '?'
+
+
+def read(path, default='?'):
+    try:
+        with open(path) as f:
+            return f.read().strip() or default
+    except OSError:
+        return default
+
+
+def cpuinfo(key):
+    for line in read('/proc/cpuinfo', '').splitlines():
+        k, _, v = line.partition(':')
+        if k.strip() == key:
+            return v.strip()
+    return '?'
+
+
+def source(top):
+    """The commit, its subject, whether the tree had uncommitted changes,
+    and the Debian kernel source it was built on."""
+    git = ['git', '-C', top]
+    dirty = subprocess.run(git + ['status', '--porcelain', '--untracked-files=no'],
+                           capture_output=True, text=True).stdout.strip()
+    return {
+        'commit': run(*git, 'rev-parse', 'HEAD'),
+        'subject': run(*git, 'log', '-1', '--format=%s'),
+        'tree': 'with uncommitted changes' if dirty else 'clean',
+        'base': 'Debian linux-source-6.1 %s' % run('dpkg-query', '-W', '-f=${Version}',
+                                                    'linux-source-6.1'),
+    }
+
+
+def host():
+    mem = next((int(line.split()[1]) for line in read('/proc/meminfo', '').splitlines()
+                if line.startswith('MemTotal:')), 0)
+    return {'cpu': cpuinfo('model name'), 'cores': os.cpu_count(),
+            'memory_gib': round(mem / 1048576, 1), 'kernel': platform.release(),
+            'debian': read('/etc/debian_version'), 'name': platform.node()}
+
+
+def host_line(h):
+    return '%s, %s cores, %s GiB, Linux %s, Debian %s (%s)' % (
+        h['cpu'], h['cores'], h['memory_gib'], h['kernel'], h['debian'], h['name'])
+
+
+def utc(started):
+    return datetime.datetime.fromtimestamp(started, datetime.timezone.utc) \
+        .strftime('%Y-%m-%d %H:%M:%S UTC')
+
+
+def duration(s):
+    return '%d min %d s' % (s // 60, s % 60)
+
+
+def start_state():
+    """What the Makefile saw when the run started (NOTICK_CACHE_AT_START:
+    the compiler cache's size in KiB; NOTICK_BUILD_AT_START: whether build/
+    existed): a cold run is one that started with neither."""
+    cache = os.environ.get('NOTICK_CACHE_AT_START', '')
+    return {'cache_mib': int(cache) // 1024 if cache.isdigit() else None,
+            'build_dir': os.environ.get('NOTICK_BUILD_AT_START') or None}
+
+
+def start_line(st):
+    if st['cache_mib'] is None or st['build_dir'] is None:
+        return 'not recorded (run without the Makefile)'
+    cold = st['cache_mib'] == 0 and st['build_dir'] == 'absent'
+    return 'compiler cache %d MiB, build/ %s%s' % (
+        st['cache_mib'], st['build_dir'], ' (a cold run)' if cold else '')
+
+
+def kernel_builds(build, names, started):
+    """The kernels among names (build/obj-NAME) whose image was built
+    after started: [(name, seconds or None)], the seconds qemu/kernel.sh
+    wrote to build-seconds for that build."""
+    out = []
+    for k in names:
+        obj = os.path.join(build, 'obj-' + k)
+        bz = os.path.join(obj, 'arch/x86/boot/bzImage')
+        if not os.path.exists(bz) or os.path.getmtime(bz) < started:
+            continue
+        sec = os.path.join(obj, 'build-seconds')
+        s = read(sec, '')
+        out.append((k, int(s) if s.isdigit() and os.path.getmtime(sec) >= started else None))
+    return out
+
+
+def builds_line(builds):
+    if not builds:
+        return 'none (all built before)'
+    return ', '.join('%s (%s)' % (k, duration(s) if s is not None else 'time not recorded')
+                     for k, s in builds)
