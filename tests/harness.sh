@@ -393,11 +393,24 @@ check_expected() {
 	done
 }
 
+# write_record RESULT SUITES: make test's record of the run,
+# build/test/summary.md (tests/record.py), when the Makefile started it
+write_record() {
+	[ -n "${NOTICK_TEST_STARTED:-}" ] || return 0
+	if python3 "$TOP/tests/record.py" "$BUILD/test/summary.md" "$TOP" \
+		"$NOTICK_TEST_STARTED" "$@"; then
+		say "the run's record: ${BUILD#"$TOP"/}/test/summary.md"
+	else
+		echo "make test: its record (tests/record.py) could not be written" >&2
+	fi
+}
+
 main() {
 	local s suites
 	if [ "${1:-}" = -f ]; then flavour=$2; shift 2; fi
 	if [ "${1:-}" = -x ]; then only=$2; shift 2; fi
 	suites=("$@")
+	local asked=${*:-all}
 	if [ ${#suites[@]} = 0 ]; then
 		for s in "$TOP"/tests/guest/*/; do
 			[ -f "$s/run.sh" ] && suites+=("$(basename "$s")")
@@ -419,7 +432,10 @@ main() {
 	check_expected "${suites[@]}"
 	[ $xfail -gt 0 ] && echo "($xfail known failure(s) marked TODO, counted as skipped)"
 	skip=$((skip + xfail))
-	if [ $skip -gt 0 ]; then echo "$pass passed, $fail failed, $skip skipped"; else echo "$pass passed, $fail failed"; fi
+	local line="$pass passed, $fail failed"
+	[ $skip -gt 0 ] && line="$line, $skip skipped"
+	write_record "$line" "$asked${only:+ on the $flavour-$only kernel}"
+	echo "$line"
 	[ $fail = 0 ]
 }
 

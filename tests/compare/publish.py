@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """make publish-results: keep the results page of the last compare-test
-run under docs/results/ and quote its headline in README.md.
+run under docs/results/ and quote its headline in README.md; keep make
+test's record of its last run there too (publish_record()).
 
     publish.py TOP
 
@@ -22,6 +23,9 @@ from report import HEAD_BEGIN, HEAD_END  # noqa: E402
 
 SOURCE_PREFIX = '(From ['
 README_BEGIN = re.compile(r'^<!-- headline from (docs/results/[^ ]+\.md) -->$')
+# A record's first lines: its date, its commit, the tree
+RECORD = re.compile(r'^# make test: run of (\d{4}-\d\d-\d\d) .*\n\n'
+                    r'- commit: `([0-9a-f]{40})` .*, tree (clean|with uncommitted changes)$', re.M)
 
 
 def headline(lines, begin, end):
@@ -34,12 +38,49 @@ def headline(lines, begin, end):
     return None
 
 
+def publish_record(top):
+    """make test's record of its last run (tests/record.py), kept as
+    docs/results/DATE-COMMIT-make-test.md when the run passed on a clean
+    tree; README.md quotes its times (tests/host/docs.sh checks the
+    quotes).  Returns 0 when kept, 1 when refused, None when there is none."""
+    path = os.path.join(top, 'build', 'test', 'summary.md')
+    try:
+        rec = open(path).read()
+    except OSError:
+        return None
+    m = RECORD.search(rec)
+    if not m:
+        print('publish: build/test/summary.md is not a record of make test', file=sys.stderr)
+        return 1
+    if not re.search(r'^- result: \d+ passed, 0 failed$', rec, re.M):
+        print('publish: the make test run failed; its record is not published', file=sys.stderr)
+        return 1
+    if not re.search(r'^- suites: all$', rec, re.M):
+        print('publish: the make test record is of a partial run; not published',
+              file=sys.stderr)
+        return 1
+    if m.group(3) != 'clean':
+        print('publish: the make test run was made on a tree with uncommitted changes',
+              file=sys.stderr)
+        return 1
+    name = 'docs/results/%s-%s-make-test.md' % (m.group(1), m.group(2)[:12])
+    with open(os.path.join(top, name), 'w') as f:
+        f.write(rec)
+    print('publish: %s written (make test\'s record)' % name)
+    return 0
+
+
 def main():
     if len(sys.argv) != 2:
         print('usage: publish.py TOP', file=sys.stderr)
         return 2
     top = sys.argv[1]
+    kept = publish_record(top)
+    if kept == 1:
+        return 1
     out = os.path.join(top, 'build', 'compare')
+    if kept == 0 and not os.path.exists(os.path.join(out, 'results.md')):
+        return 0
     try:
         page = open(os.path.join(out, 'results.md')).read()
         prov = json.load(open(os.path.join(out, 'results.json')))['provenance']

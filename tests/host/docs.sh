@@ -7,10 +7,11 @@
 # every docs/ link of README.md exists; README.md's headline is, line for
 # line, that of the results page it names (make publish-results), and
 # that page says which commit, kernel, QEMU and host made it; the lines
-# each series' cover letter quotes are in the page it names.  Prints TAP.
+# each series' cover letter quotes are in the page it names, and so are
+# those README.md quotes from a record (its times).  Prints TAP.
 . "$(dirname "${BASH_SOURCE[0]}")/../../qemu/lib.sh"
 echo "TAP version 13"
-echo "1..8"
+echo "1..9"
 n=0 failed=0
 check() {
 	n=$((n + 1))
@@ -62,4 +63,21 @@ for series in offsched sched-notick; do
 	check "the $series cover letter: its numbers are lines of the results page it names (${cpage:-none})${cmiss:+; not there: $cmiss}" \
 		'[ -z "$cmiss" ]'
 done
+# README.md's quotes of a record (make test's times): the lines between
+# "<!-- quoted from PAGE -->" and "<!-- quoted end -->", each one in PAGE,
+# a page of a commit on a clean tree; at least one such block
+qmiss=
+blocks=$(sed -n 's/^<!-- quoted from \(docs\/results\/[^ ]*\.md\) -->$/\1/p' README.md)
+[ -n "$blocks" ] || qmiss="no quoted block"
+for qpage in $blocks; do
+	if [ ! -f "$qpage" ] || ! grep -q '^- commit: `[0-9a-f]\{40\}` .*, tree clean$' "$qpage"; then
+		qmiss="$qmiss $qpage (no such page of a clean tree)"
+		continue
+	fi
+	qmiss=$qmiss$(sed -n "\|^<!-- quoted from $qpage -->\$|,/^<!-- quoted end -->\$/p" README.md |
+		sed '1d;$d' | grep -v '^$' |
+		while IFS= read -r l; do grep -qxF -- "$l" "$qpage" || printf ' %s' "${l:0:40}"; done)
+done
+check "README.md's quoted times are lines of the records they name (${blocks//$'\n'/ })${qmiss:+; not there:$qmiss}" \
+	'[ -z "$qmiss" ]'
 [ $failed = 0 ]
