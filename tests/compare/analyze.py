@@ -25,6 +25,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from outcome import outcome  # noqa: E402
 from pkt import PKT_COLS, PKT_LABEL, analyse_pkt, is_pkt, pkt_lines, pkt_summary  # noqa: E402
 
 TRACE_RE = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+\S+\s+(\d+):\s+([\w]+):\s*(.*)$')
@@ -137,15 +138,9 @@ def analyse_timer(sc, run, cpu):
     that failed, printed no event or a truncated output fails the run."""
     if run.get('cpu', [''])[0].strip().isdigit():
         cpu = int(run['cpu'][0])
-    res = {'scenario': sc, 'ok': run.get('rc') == '0', 'rc': run.get('rc'), 'cpu': cpu}
-
-    def fail(why):
-        res['ok'] = False
-        res['error'] = why
+    res, fail = outcome(sc, run, cpu=cpu)
+    if 'error' in res:
         return res
-    bad = next((k for k in run if k.startswith('unavailable')), None)
-    if bad:
-        return fail(bad)
     tool = TIMER_TOOL.get(sc, 'ftq')
     key = next((k for k in run if k.startswith('ftq')), None)
     if key is None:
@@ -516,10 +511,8 @@ def analyse_run(sc, run, cpu):
     # a run on another CPU than the measured one says so (paired runs)
     if run.get('cpu', [''])[0].strip().isdigit():
         cpu = int(run['cpu'][0])
-    res = {'scenario': sc, 'ok': run.get('rc') == '0', 'rc': run.get('rc'), 'cpu': cpu}
-    if any(k.startswith('unavailable') for k in run):
-        res['ok'] = False
-        res['error'] = next(k for k in run if k.startswith('unavailable'))
+    res, _ = outcome(sc, run, cpu=cpu)
+    if 'error' in res:
         return res
     # "@@ sysc rc=N" after a user-space probe (ftq --syscalls run apart,
     # its exit status with it); "@@ sysc" in the -icount boots, whose

@@ -5,6 +5,8 @@ printed as their own table.  Imported by analyze.py and report.py."""
 import re
 import statistics
 
+from outcome import outcome
+
 PKT_LABEL = {'pkt-none': 'no filter',
              'pkt-nft': 'nftables, 4 rules at ingress',
              'pkt-offsched': 'OFFSCHED pkt service, 4 rules'}
@@ -54,15 +56,9 @@ def analyse_pkt(sc, run):
     """One run: both phases complete, every number present, and, with a
     filter, the filter counted at least every datagram delivered (it was
     in the path).  Returns the run's numbers, or ok False and why."""
-    res = {'scenario': sc, 'ok': run.get('rc') == '0', 'rc': run.get('rc')}
-
-    def fail(why):
-        res['ok'] = False
-        res['error'] = why
+    res, fail = outcome(sc, run)
+    if 'error' in res:
         return res
-    bad = next((k for k in run if k.startswith('unavailable')), None)
-    if bad:
-        return fail(bad)
     if 'pkt' not in run:
         return fail('no packet records')
     ph = phases(run['pkt'])
