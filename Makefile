@@ -84,11 +84,12 @@ LOCKED = mkdir -p "$(BUILD)" && flock "$(BUILD)/.lock" env NOTICK_LOCK_HELD=1 \
 	$(MAKE) --no-print-directory
 
 # For the run's record (tests/provenance.py): its start, before anything
-# is installed or built, the compiler cache's size (KiB) and whether build/
-# existed then.
+# is installed or built, the compiler cache's size (KiB), whether build/
+# existed then and how many of the packages qemu/deps.sh installs were not.
 START = export NOTICK_$(1)_STARTED=$$(date +%s) NOTICK_BUILD_AT_START=$$([ -d "$(BUILD)" ] && \
 	echo present || echo absent) NOTICK_CACHE_AT_START=$$(du -sk "$${CCACHE_DIR:-$$HOME/.ccache}" \
-	2> /dev/null | cut -f1); NOTICK_CACHE_AT_START=$${NOTICK_CACHE_AT_START:-0}
+	2> /dev/null | cut -f1) NOTICK_DEPS_AT_START=$$(qemu/deps.sh --missing); \
+	NOTICK_CACHE_AT_START=$${NOTICK_CACHE_AT_START:-0}
 
 test:
 	+@$(call START,TEST); $(LOCKED) _test SUITES="$(SUITES)"

@@ -11,6 +11,9 @@ PKGS="linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
       dpkg-dev debhelper lintian file linux-config-6.1 python3-docutils
       iproute2 nftables"
 [ "${1:-}" = "--list" ] && { echo $PKGS; exit 0; }
+# --missing: print how many of them are not installed (for a run's record)
+count=
+[ "${1:-}" = "--missing" ] && { count=1; shift; }
 # qemu/deps.sh PKG...: these too (make kernel-deb, make deb)
 [ $# -gt 0 ] && PKGS="$PKGS $*"
 
@@ -19,6 +22,8 @@ for p in $PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
 		missing="$missing $p"
 done
+# shellcheck disable=SC2086
+[ -n "$count" ] && { set -- $missing; echo $#; exit 0; }
 
 # kexec-tools runs in the guest only. Installing its package would make the
 # host's own reboots go through kexec (its debconf question load_kexec

@@ -75,18 +75,24 @@ def duration(s):
 def start_state():
     """What the Makefile saw when the run started (NOTICK_CACHE_AT_START:
     the compiler cache's size in KiB; NOTICK_BUILD_AT_START: whether build/
-    existed): a cold run is one that started with neither."""
+    existed; NOTICK_DEPS_AT_START: how many packages qemu/deps.sh had to
+    install): a cold run is one that started with no cache and no build/."""
     cache = os.environ.get('NOTICK_CACHE_AT_START', '')
+    deps = os.environ.get('NOTICK_DEPS_AT_START', '')
     return {'cache_mib': int(cache) // 1024 if cache.isdigit() else None,
-            'build_dir': os.environ.get('NOTICK_BUILD_AT_START') or None}
+            'build_dir': os.environ.get('NOTICK_BUILD_AT_START') or None,
+            'packages_missing': int(deps) if deps.isdigit() else None}
 
 
 def start_line(st):
     if st['cache_mib'] is None or st['build_dir'] is None:
         return 'not recorded (run without the Makefile)'
     cold = st['cache_mib'] == 0 and st['build_dir'] == 'absent'
-    return 'compiler cache %d MiB, build/ %s%s' % (
-        st['cache_mib'], st['build_dir'], ' (a cold run)' if cold else '')
+    deps = st.get('packages_missing')
+    return 'compiler cache %d MiB, build/ %s, %s%s' % (
+        st['cache_mib'], st['build_dir'],
+        'packages to install: %d' % deps if deps is not None else 'packages not counted',
+        ' (a cold run)' if cold else '')
 
 
 def kernel_builds(build, names, started):

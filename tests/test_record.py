@@ -63,7 +63,7 @@ def scratch(dirty=False):
 def record(top, started, result='1300 passed, 0 failed', suites='all', env=None):
     out = os.path.join(top, 'build', 'test', 'summary.md')
     e = dict(os.environ)
-    for k in ('NOTICK_CACHE_AT_START', 'NOTICK_BUILD_AT_START'):
+    for k in ('NOTICK_CACHE_AT_START', 'NOTICK_BUILD_AT_START', 'NOTICK_DEPS_AT_START'):
         e.pop(k, None)
     e.update(env or {})
     p = subprocess.run([sys.executable, os.path.join(HERE, 'record.py'), out, top, str(started),
@@ -77,7 +77,8 @@ def publish(top):
                           capture_output=True, text=True)
 
 
-COLD = {'NOTICK_CACHE_AT_START': '0', 'NOTICK_BUILD_AT_START': 'absent'}
+COLD = {'NOTICK_CACHE_AT_START': '0', 'NOTICK_BUILD_AT_START': 'absent',
+        'NOTICK_DEPS_AT_START': '27'}
 
 
 @test
@@ -108,11 +109,13 @@ def record_start():
     """a cold start (no cache, no build/) is said so; a warm one, or one without the Makefile's values, is not"""
     top = scratch()
     started = time.time() - 10
-    assert '- at the start: compiler cache 0 MiB, build/ absent (a cold run)' in \
-        record(top, started, env=COLD)
+    assert '- at the start: compiler cache 0 MiB, build/ absent, packages to install: 27' \
+        ' (a cold run)' in record(top, started, env=COLD)
     warm = record(top, started, env={'NOTICK_CACHE_AT_START': '5242880',
-                                     'NOTICK_BUILD_AT_START': 'present'})
-    assert '- at the start: compiler cache 5120 MiB, build/ present' in warm.splitlines(), warm
+                                     'NOTICK_BUILD_AT_START': 'present',
+                                     'NOTICK_DEPS_AT_START': '0'})
+    assert '- at the start: compiler cache 5120 MiB, build/ present, packages to install: 0' \
+        in warm.splitlines(), warm
     assert 'not recorded (run without the Makefile)' in record(top, started)
 
 
