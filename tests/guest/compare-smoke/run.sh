@@ -24,5 +24,5 @@ n=$(grep -o 'compare.scenarios=[^ ]*' /proc/cmdline | tr ',' '\n' | grep -c .)
 out=$(cd /tests/compare && sh ./run.sh 2>&1)
 echo "$out" | sed 's/^#* */# /'
 done=$(echo "$out" | sed -n 's/^# compare: \([0-9]*\) runs done$/\1/p')
-ktap_check "compare's guest script ran every scenario once (${done:-no} of $n runs done)" \
+ktap_setup "compare's guest script ran every scenario once (${done:-no} of $n runs done)" \
 	'[ "${done:-0}" = "$n" ] && [ "$n" = 8 ]'

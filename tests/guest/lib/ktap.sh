@@ -4,6 +4,9 @@
 #   ktap_ok DESC / ktap_fail DESC / ktap_skip DESC REASON
 #   ktap_check DESC EXPR     ok when the shell expression EXPR succeeds;
 #                            returns 1 when it failed (to add diagnostics)
+#   ktap_setup DESC EXPR     ktap_check of a setup step, named "setup: DESC":
+#                            it would pass on a kernel without the feature
+#                            too (docs/tests.md), and its failure is one
 #   ktap_note TEXT           a diagnostic line
 # After a kexec (lib/kexec.sh), numbering goes on from NOTICK_KTAP, which
 # /init takes from the kernel command line; the plan covers every stage.
@@ -19,3 +22,4 @@ ktap_note() { echo "# $*"; }
 ktap_check() {
 	if eval "$2"; then ktap_ok "$1"; else ktap_fail "$1"; return 1; fi
 }
+ktap_setup() { ktap_check "setup: $1" "$2"; }

@@ -23,6 +23,6 @@ load_check() {
 	wait $load_pid
 	load_rc=$? load_out=$1
 	dump "$load_out"
-	ktap_check "stress-ng ran ${LOAD} s on CPU 0 and passed (exit $load_rc)" \
+	ktap_setup "the load: stress-ng ran ${LOAD} s on CPU 0 and passed (exit $load_rc)" \
 		'[ $load_rc = 0 ] && grep -q "successful run completed" "$load_out"'
 }

@@ -10,6 +10,9 @@
 #   loc CPU              local timer interrupts of CPU so far
 #   policy_of PID        scheduling policy of PID (/proc/PID/stat field 41)
 #   measure_hz           the tick rate (lib/hz.sh)
+#   have_class           the kernel has the SCHED_NOTICK class (its grace
+#                        sysctl): an errno counts as the class's only then,
+#                        a kernel without it refuses every request (EINVAL)
 #   housekeeping_on_cpu0 the watchdog and device IRQs on CPU 0 only (what
 #                        nohz_full= and irqaffinity= would do at boot), so
 #                        that LOC counts show what the class itself does
@@ -27,6 +30,7 @@ wait_for() {
 		i=$((i + 1)); [ $i -ge 300 ] && return 1; sleep 0.1
 	done
 }
+have_class() { [ -e /proc/sys/kernel/sched_notick_grace_us ]; }
 check_nonneg_int() { case "$1" in ''|*[!0-9]*) return 1 ;; esac; }
 traced() {
 	evs=$1

@@ -33,7 +33,7 @@ if ! mount -t cgroup2 none $CG 2>/dev/null ||
 	for i in 1 2 3 4 5 6; do ktap_fail "cgroup v2 cpuset controller unavailable"; done
 	exit 0
 fi
-ktap_check "4 CPUs online ($(cat /sys/devices/system/cpu/online))" \
+ktap_setup "4 CPUs online ($(cat /sys/devices/system/cpu/online))" \
 	'[ "$(cat /sys/devices/system/cpu/online)" = 0-3 ]'
 
 # A partition of CPU 3: the root cpuset, where the thread is, loses CPU 3

@@ -28,7 +28,7 @@ ithread=
 for p in /proc/[0-9]*; do
 	case "$(cat $p/comm 2>/dev/null)" in "irq/$irq-"*) ithread=${p#/proc/} ;; esac
 done
-ktap_check "$PORT's interrupt ($irq) has its thread (threadirqs: $ithread)" \
+ktap_setup "$PORT's interrupt ($irq) has its thread (threadirqs: $ithread)" \
 	'[ -n "$irq" ] && [ -n "$ithread" ]'
 
 # write_port: 16 KiB to the port from CPU 0, within 10 s; "rc ms"
@@ -47,7 +47,7 @@ err=$( (echo 2 > /proc/irq/$irq/smp_affinity) 2>&1)
 r=$(write_port)
 eff=$(cat /proc/irq/$irq/effective_affinity_list 2>/dev/null)
 allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/$ithread/status)
-ktap_check "the interrupt goes to CPU $CPU alone, its thread too (effective $eff, thread allowed on $allowed); a first write ($r)" \
+ktap_setup "the interrupt goes to CPU $CPU alone, its thread too (effective $eff, thread allowed on $allowed); a first write ($r)" \
 	'[ "$eff" = $CPU ] && [ "$allowed" = $CPU ] && [ "${r%% *}" = 0 ]'
 
 i0=$(irqs_on $CPU)

@@ -42,8 +42,8 @@ T "the other task on CPU 1 shows as thread noise ($thread us) while the spinner 
 	'[ -n "$thread" ] && [ "$thread" -gt 0 ] && [ -n "$yields" ] && [ "$yields" -ge 1 ]'
 T "total ($total) = irq + softirq + thread ($irq + $soft + $thread), worst ($worst) <= total, count ($count) >= 1" \
 	'[ "$total" = $((irq + soft + thread)) ] && [ "$worst" -le "$total" ] && [ "$count" -ge 1 ]'
-T "the tracefs instance is removed afterwards" \
-	'! ls -d /sys/kernel/tracing/instances/notickctl.* > /dev/null 2>&1'
+T "the tracefs instance of that measurement is removed afterwards" \
+	'[ $rc = 0 ] && [ -n "$total" ] && ! ls -d /sys/kernel/tracing/instances/notickctl.* > /dev/null 2>&1'
 $NT --report --noise --cpu 1 -- $P exit 0 > $T/out 2> $T/err
 T "--report --noise, text: the noise and the worst interruption" \
 	'grep -Eq "^  noise +[0-9]+ us in [0-9]+ interruptions$" $T/err && grep -Eq "^  worst interruption +[0-9]+ us$" $T/err'
