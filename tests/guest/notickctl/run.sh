@@ -129,26 +129,15 @@ EOT
 	exit 0
 fi
 
-ktap_plan 79
+ktap_plan 67
 ktap_note "kernel $(uname -r), SCHED_NOTICK class: $([ $HAVE = 1 ] && echo yes || echo no)"
 T "the test kernel has the SCHED_NOTICK class" '[ $HAVE = 1 ]'
 
-# ---- usage ----
-nt --help
-T "--help: exit 0, usage and every exit code on stdout" \
-	'[ $rc = 0 ] && grep -q "^Usage:" $T/out && grep -q "^ 127 " $T/out && grep -q "^ 125 " $T/out && grep -q "^   5 " $T/out'
-nt --version
-T "--version: exit 0, name and version" \
-	'[ $rc = 0 ] && grep -q "^notickctl [0-9]" $T/out'
-nt
-T "no program: exit 125 (usage) 'no program given'" \
-	'[ $rc = 125 ] && grep -q "^notickctl: no program given" $T/err'
-nt --bogus -- true
-T "unknown option: exit 125" \
-	'[ $rc = 125 ] && grep -q "unrecognized option" $T/err'
-nt --cpu one -- true
-T "--cpu one: exit 125 'invalid CPU number'" \
-	'[ $rc = 125 ] && grep -q "invalid CPU number" $T/err'
+# The usage, the program lookup (exit 127, 126) and the replies about
+# missing processes and threads outside the class do not depend on the
+# kernel: they passed on the kernel without the class too, and are
+# checked on the host (make -C tools/notickctl check, tests/cli.sh).
+# What follows needs the class or the guest's real CPUs and interrupts.
 
 # ---- CPU checks ----
 nt --cpu 2 -- touch $T/ran
@@ -165,15 +154,15 @@ echo 0 > $CPU1/online
 nt --cpu 1 -- touch $T/ran
 rc_off=$rc; cp $T/err $T/err_off
 nt --report --cpu 1 -- touch $T/ran
-rc_offr=$rc
+rc_offr=$rc; cp $T/err $T/err_offr
 nt --pid $victim --cpu 1
 rc_offp=$rc
 echo 1 > $CPU1/online
 wait_for '[ "$(cat /sys/devices/system/cpu/online)" = 0-1 ]'
 T "offline CPU 1: exit 125 'CPU 1 is offline', program not run" \
 	'[ $rc_off = 125 ] && grep -q "CPU 1 is offline (online CPUs: 0)" $T/err_off && [ ! -e $T/ran ]'
-T "offline CPU 1 with --report: exit 125, program not run" \
-	'[ $rc_offr = 125 ] && [ ! -e $T/ran ]'
+T "offline CPU 1 with --report: exit 125 'CPU 1 is offline', program not run" \
+	'[ $rc_offr = 125 ] && grep -q "CPU 1 is offline" $T/err_offr && [ ! -e $T/ran ]'
 T "offline CPU 1 with --pid: exit 5, thread unchanged" \
 	'[ $rc_offp = 5 ] && [ "$(aff $victim)" = 0,1 ] && [ "$(pol $victim)" = 0 ]'
 
@@ -185,33 +174,10 @@ nt --pid $victim
 T "--pid without --cpu on a thread allowed on 0-1: exit 1, unchanged" \
 	'[ $rc = 1 ] && grep -q "PID $victim may run on CPUs 0-1" $T/err && [ "$(aff $victim)" = 0,1 ] && [ "$(pol $victim)" = 0 ]'
 
-# ---- program lookup ----
-nt --cpu 1 -- /no/such/program
-T "missing program (path): exit 127 'program not found'" \
-	'[ $rc = 127 ] && grep -q "/no/such/program: program not found" $T/err'
-PATH=/bin:/usr/bin nt --cpu 1 -- no-such-program
-T "missing program (PATH search): exit 127" \
-	'[ $rc = 127 ] && grep -q "no-such-program: program not found" $T/err'
-printf '#!/bin/sh\ntouch %s\n' $T/ran > $T/noexec
-chmod 644 $T/noexec
-nt --cpu 1 -- $T/noexec
-T "program without execute permission: exit 126, not run" \
-	'[ $rc = 126 ] && grep -q "cannot execute: Permission denied" $T/err && [ ! -e $T/ran ]'
-nt --report --cpu 1 -- /no/such/program
-T "--report with a missing program: exit 127, no report" \
-	'[ $rc = 127 ] && ! grep -q "report for" $T/err'
-
 # ---- processes ----
 nt --pid 2147483600
 T "--pid of a missing process: exit 6 'no such process'" \
 	'[ $rc = 6 ] && grep -q "PID 2147483600: no such process" $T/err'
-nt --all-tasks --pid 2147483600
-T "--all-tasks --pid of a missing process: exit 6" '[ $rc = 6 ]'
-nt --reset 2147483600
-T "--reset of a missing process: exit 6" '[ $rc = 6 ]'
-nt --reset $victim
-T "--reset of a thread that is not SCHED_NOTICK: exit 0, unchanged" \
-	'[ $rc = 0 ] && grep -q "pid $victim: not SCHED_NOTICK, unchanged" $T/out && [ "$(pol $victim)" = 0 ]'
 $P drop $NT --pid $victim --cpu 1 > $T/out 2> $T/err
 rc=$?
 T "unprivileged --pid on root's thread: exit 3 'permission denied', unchanged" \
@@ -325,11 +291,12 @@ nt --all-tasks --pid $tp
 T "--all-tasks: every thread converted (one thread on CPU 1)" \
 	'[ $rc = 0 ] && [ "$(pol $tp)" = 8 ] && [ "$(owner)" = $tp ]'
 nt --all-tasks --reset $tp
-T "--all-tasks --reset: every thread SCHED_NORMAL" \
-	'[ $rc = 0 ] && [ "$(pol $tp)" = 0 ] && [ "$(owner)" = 0 ]'
+reset=0
+[ $rc = 0 ] && [ "$(pol $tp)" = 0 ] && [ "$(owner)" = 0 ] && reset=1
+T "--all-tasks --reset: every thread SCHED_NORMAL" '[ $reset = 1 ]'
 nt --all-tasks --reset $tp
-T "--all-tasks --reset again: exit 0, 'no thread was SCHED_NOTICK'" \
-	'[ $rc = 0 ] && [ "$(cat $T/out)" = "pid $tp: no thread was SCHED_NOTICK, unchanged" ]'
+T "--all-tasks --reset again, after that reset: exit 0, 'no thread was SCHED_NOTICK'" \
+	'[ $reset = 1 ] && [ $rc = 0 ] && [ "$(cat $T/out)" = "pid $tp: no thread was SCHED_NOTICK, unchanged" ]'
 stop $tp
 
 threads $T/tids2 1 -
@@ -442,8 +409,8 @@ nt --isolate --cpu 1 -- touch $T/ran
 snap $T/iso1
 T "--isolate on a busy CPU: exit 125 'CPU 1 is busy', program not run" \
 	'[ $rc = 125 ] && grep -q "CPU 1 is busy: PID $own" $T/err && [ ! -e $T/ran ]'
-T "--isolate refused admission: watchdog_cpumask, default and IRQ affinities byte-identical, no record" \
-	'cmp -s $T/iso0 $T/iso1 && [ ! -e /run/notickctl/cpu1 ]'
+T "--isolate refused admission (CPU 1 busy): watchdog_cpumask, default and IRQ affinities byte-identical, no record" \
+	'grep -q "CPU 1 is busy: PID $own" $T/err && cmp -s $T/iso0 $T/iso1 && [ ! -e /run/notickctl/cpu1 ]'
 [ -s $T/iso0 ] && ! cmp -s $T/iso0 $T/iso1 && diff $T/iso0 $T/iso1 | sed 's/^/# /'
 vaff=$(aff $victim)
 nt --isolate --pid $victim --cpu 1
@@ -506,20 +473,22 @@ T "isolation stays after the program exits, recorded in /run/notickctl/cpu1" \
 nt --unisolate --cpu 1
 sed 's/^/# stderr: /' $T/err
 snap $T/iso1
+unisolated=0
+[ $rc = 0 ] && cmp -s $T/iso0 $T/iso1 && [ ! -e /run/notickctl/cpu1 ] && unisolated=1
 T "--unisolate --cpu 1: exit 0, every file --isolate wrote as before it, byte for byte" \
-	'[ $rc = 0 ] && cmp -s $T/iso0 $T/iso1 && [ ! -e /run/notickctl/cpu1 ]'
+	'[ $unisolated = 1 ]'
 nt --unisolate --cpu 1
 snap $T/iso3
 T "--unisolate again, no record left: exit 1, nothing changed, --force named" \
-	'[ $rc = 1 ] && grep -q "no record of --isolate for CPU 1 (/run/notickctl/cpu1): nothing changed; --force" $T/err && cmp -s $T/iso1 $T/iso3'
+	'[ $unisolated = 1 ] && [ $rc = 1 ] && grep -q "no record of --isolate for CPU 1 (/run/notickctl/cpu1): nothing changed; --force" $T/err && cmp -s $T/iso1 $T/iso3'
 [ -s $T/iso0 ] && ! cmp -s $T/iso0 $T/iso1 && diff $T/iso0 $T/iso1 | sed 's/^/# /'
 T "--unisolate: the hand-tuned IRQ $SIRQ (ttyS1) is on CPU 1 again, not the default" \
-	'[ "$(cat /proc/irq/$SIRQ/smp_affinity_list)" = 1 ]'
+	'[ $unisolated = 1 ] && [ "$(cat /proc/irq/$SIRQ/smp_affinity_list)" = 1 ]'
 snap $T/iso1
 cmp -s $T/isob $T/iso1 || { ktap_note "differences to the boot state, restored:"; diff $T/isob $T/iso1 | sed 's/^/# /'; }
 restore $T/isob
 snap $T/iso1
-T "guest state restored for later checks (files byte-identical to boot)" 'cmp -s $T/isob $T/iso1'
+T "setup: guest state restored for later checks (files byte-identical to boot)" 'cmp -s $T/isob $T/iso1'
 
 # deploy/examples/90-notick.conf, as systemd-sysctl would apply it.
 g0=$(cat /proc/sys/kernel/sched_notick_grace_us)
