@@ -116,3 +116,9 @@ def builds_line(builds):
         return 'none (all built before)'
     return ', '.join('%s (%s)' % (k, duration(s) if s is not None else 'time not recorded')
                      for k, s in builds)
+
+
+def disk_gib(path):
+    """The size of path (du), in GiB with one decimal, or '?'."""
+    kib = run('du', '-sk', path).split('\t')[0]
+    return '%.1f' % (int(kib) / 1048576) if kib.isdigit() else '?'

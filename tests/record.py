@@ -10,7 +10,7 @@ installed or built); RESULT the harness's last line ("N passed, N
 failed"); SUITES what was asked ("all", or make test's SUITES).  The record says
 which commit ran, on what, how the run started (its compiler cache and
 build/: a cold run has neither) and how long it took, the kernels it built
-with their build times.  `make publish-results` keeps it under
+with their build times, and the disk build/ takes at the end.  `make publish-results` keeps it under
 docs/results/, and README.md's times are quoted from there.
 """
 import os
@@ -18,8 +18,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from provenance import (builds_line, duration, host, host_line, kernel_builds,  # noqa: E402
-                        read, run, source, start_line, start_state, utc)
+from provenance import (builds_line, disk_gib, duration, host, host_line,  # noqa: E402
+                        kernel_builds, read, run, source, start_line, start_state, utc)
 
 # The kernels make test may build, by their build directory
 KERNELS = ['test', 'test-jump', 'test-notick-off', 'test-kasan', 'test-kcsan']
@@ -40,6 +40,7 @@ def record(top, started, result, suites):
         '- at the start: %s' % start_line(start_state()),
         '- time: %s from `make test` to its last line; kernels built in the run: %s'
         % (duration(elapsed), builds_line(kernel_builds(build, KERNELS, started))),
+        '- disk: build/ holds %s GiB at the end' % disk_gib(build),
         '- result: %s' % result, ''])
 
 

@@ -83,7 +83,7 @@ COLD = {'NOTICK_CACHE_AT_START': '0', 'NOTICK_BUILD_AT_START': 'absent',
 
 @test
 def record_provenance():
-    """commit, base, QEMU, host, suites, result; the kernels built in the run with their times, not those built before"""
+    """commit, base, QEMU, host, suites, result, disk; the kernels built in the run with their times, not those built before"""
     top = scratch()
     started = time.time() - 4000
     kernel(top, 'test', started + 900, 845)
@@ -99,6 +99,7 @@ def record_provenance():
     assert any(x.startswith('- QEMU: ') for x in lines), lines
     assert any(x.startswith('- host: ') and ' cores, ' in x for x in lines), lines
     assert '- suites: all' in lines and '- result: 1300 passed, 0 failed' in lines, lines
+    assert '- disk: build/ holds 0.0 GiB at the end' in lines, lines
     t = next(x for x in lines if x.startswith('- time: '))
     assert t.startswith('- time: 66 min 4') or t.startswith('- time: 66 min 5'), t
     assert t.endswith('kernels built in the run: test (14 min 5 s), test-jump (10 min 12 s)'), t
