@@ -7,12 +7,12 @@ run on a clean tree."""
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, 'compare'))
 import tap  # noqa: E402
+from scratch import scratch_repo  # noqa: E402
 
 TESTS = []
 
@@ -21,11 +21,6 @@ def test(fn):
     TESTS.append(fn)
     return fn
 
-
-def git(top, *args):
-    subprocess.run(['git', '-C', top] + list(args), check=True, capture_output=True,
-                   env=dict(os.environ, GIT_AUTHOR_NAME='t', GIT_AUTHOR_EMAIL='t@t',
-                            GIT_COMMITTER_NAME='t', GIT_COMMITTER_EMAIL='t@t'))
 
 
 def kernel(top, name, built, seconds=None, seconds_at=None):
@@ -47,15 +42,7 @@ def kernel(top, name, built, seconds=None, seconds_at=None):
 
 
 def scratch(dirty=False):
-    top = tempfile.mkdtemp()
-    git(top, 'init', '-q')
-    with open(os.path.join(top, 'f'), 'w') as f:
-        f.write('x\n')
-    git(top, 'add', 'f')
-    git(top, 'commit', '-q', '-m', 'the subject')
-    if dirty:
-        with open(os.path.join(top, 'f'), 'w') as f:
-            f.write('changed\n')
+    top = scratch_repo(dirty)
     os.makedirs(os.path.join(top, 'docs', 'results'))
     return top
 

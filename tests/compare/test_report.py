@@ -8,13 +8,13 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import report  # noqa: E402
 import tap  # noqa: E402
+from scratch import scratch_repo  # noqa: E402
 
 TESTS = []
 
@@ -47,24 +47,11 @@ RESULTS = {'cpu': 1, 'scenarios': {
 }}
 
 
-def git(top, *args):
-    subprocess.run(['git', '-C', top] + list(args), check=True, capture_output=True,
-                   env=dict(os.environ, GIT_AUTHOR_NAME='t', GIT_AUTHOR_EMAIL='t@t',
-                            GIT_COMMITTER_NAME='t', GIT_COMMITTER_EMAIL='t@t'))
-
 
 def run_report(status='ok', results=RESULTS, built_after=True, dirty=False, consoles=None):
     """report.py on a scratch repository with a compare kernel built
     before or after the run's start; returns (rc, page, results.json)."""
-    top = tempfile.mkdtemp()
-    git(top, 'init', '-q')
-    with open(os.path.join(top, 'f'), 'w') as f:
-        f.write('x\n')
-    git(top, 'add', 'f')
-    git(top, 'commit', '-q', '-m', 'the subject')
-    if dirty:
-        with open(os.path.join(top, 'f'), 'w') as f:
-            f.write('changed\n')
+    top = scratch_repo(dirty)
     obj = os.path.join(top, 'build', 'obj-compare')
     os.makedirs(os.path.join(obj, 'arch/x86/boot'))
     with open(os.path.join(obj, 'kernelrelease'), 'w') as f:
