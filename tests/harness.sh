@@ -190,6 +190,10 @@ run_guest_suite() {
 		local why="exit $rc"
 		[ $rc = 124 ] && why="hung: killed after ${limit}s"
 		grep -q 'Kernel panic' "$out/console.log" 2>/dev/null && why="kernel panic"
+		# The console's own end line tells a suite that ended from a
+		# KTAP port that lost its last line.
+		grep -aq "^notick: end of suite $s" "$out/console.log" 2>/dev/null &&
+			why="$why, the console shows the suite's end, the KTAP port's last line is \"$(tail -n 1 "$out/ktap.txt" | cut -c1-60)\""
 		result FAIL "$name: guest finished the suite" "$why; see ${out#"$TOP"/}/console.log"
 		# What the guest's watchdog (qemu/init) saw still running.
 		grep -a '^notick: watchdog' "$out/console.log" 2>/dev/null | head -n 40 | sed 's/^/     # /'

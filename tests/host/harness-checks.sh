@@ -15,7 +15,7 @@ notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; sed 's/^/# /' "$tmp/out" | tail -n 15; fi; }
 
 echo "TAP version 13"
-echo "1..19"
+echo "1..20"
 
 # guest SUITE: run_guest_suite SUITE on a fake boot that writes $KTAP to
 # ktap.log, $CONSOLE (or the file $CONSOLEFILE) to console.log (neither
@@ -117,6 +117,9 @@ KTAP=$(printf 'TAP version 13\n1..2\nok 1 - fine\n# a note of a pass\nnot ok 2 -
 check "harness: a failed check's diagnostics are printed under it, a passed one's not" \
 	'grep -A2 "^FAIL smoke: broken" "$tmp/out" | grep -q "^     # got 3, want 4" &&
 	 grep -q "^     # see there" "$tmp/out" && ! grep -q "a note of a pass" "$tmp/out"'
+KTAP=$(ktap smoke 6 | sed '$s/end of suite smoke/end of/') CONSOLE=$(console smoke) guest smoke
+check "harness: a KTAP port whose end line was cut short, the console's whole: both said" \
+	'grep -q "^FAIL smoke: guest finished the suite  (exit 0, the console shows the suite.s end, the KTAP port.s last line is \"# notick: end of\"; see" "$tmp/out"'
 
 # --- a suite's host-check: run after the boot, its checks the suite's ---
 KTAP=$(ktap compare-smoke 1) CONSOLE=$(console compare-smoke) guest compare-smoke
