@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# notick: OFFSCHED and SCHED_NOTICK for linux-source-6.1, booted in QEMU.
-# README.md is the front page; docs/ the rest.
+# notick: OFFSCHED and SCHED_NOTICK for Debian's linux-source-KVER, booted
+# in QEMU.  README.md is the front page; docs/ the rest.
+#
+# KVER picks the base (6.1 by default): its series, patches/*/KVER/, and
+# its build directory, build/KVER/ (trees, kernels, results).
 #
 #   make compare-test   the benchmark: offsched vs SCHED_NOTICK vs mainline
 #   make publish-results  keep the last compare-test page under docs/results/
@@ -13,19 +16,20 @@
 #   make check-patches  checkpatch --strict on every patch
 #   make build-check    other configurations, and every step of the series
 #   make docs           docs/sched-notick.rst and docs/offsched.rst from the patched tree
-#   make deb            the notickctl Debian packages (build/deb/), lintian clean
+#   make deb            the notickctl Debian packages (build/KVER/deb/), lintian clean
 #   make kernel-deb     Debian kernel packages of the series on Debian's own
-#                       configuration (build/kernel-deb/; about an hour)
-#   make clean          remove build outputs but keep the extracted tree
-#   make distclean      remove build/ entirely
+#                       configuration (build/KVER/kernel-deb/; about an hour)
+#   make clean          remove the base's build outputs but keep its extracted tree
+#   make distclean      remove build/ entirely, every base's
 #
 # Every target installs (apt) and builds what it needs first.
 
 SHELL := /bin/bash
-BUILD := $(CURDIR)/build
+KVER ?= 6.1
+BUILD := $(CURDIR)/build/$(KVER)
 SUITES ?=
 FLAVOUR ?= test
-export BUILD
+export BUILD KVER
 export DURATION QUANTUM REPEATS CPUS CPU SCENARIOS GAP TIMER_EVENTS TIMER_QUANTUM \
 	PKT_PACED PKT_RATE PKT_FLOOD
 
@@ -61,7 +65,7 @@ kernel-compare: tree
 # with run-time full dynticks but not its user, and without full dynticks
 # at all: the series must build each way.  Then every step of each series
 # with run-time full dynticks on (qemu/build-steps.sh; hours the first
-# time, see build/steps/steps.log).  Not part of make test.
+# time, see build/KVER/steps/steps.log).  Not part of make test.
 build-check: tree
 	@qemu/kernel.sh -x notick-off test
 	@qemu/kernel.sh -x dynamic-only test
@@ -78,8 +82,8 @@ initramfs: kernel notickctl
 initramfs-compare: kernel-compare notickctl
 	@qemu/initramfs.sh compare
 
-# One build at a time in build/: several make test runs in the same
-# checkout wait for each other instead of racing in build/linux and O=.
+# One build at a time in build/KVER/: several make test runs in the same
+# checkout wait for each other instead of racing in its linux/ and O=.
 LOCKED = mkdir -p "$(BUILD)" && flock "$(BUILD)/.lock" env NOTICK_LOCK_HELD=1 \
 	$(MAKE) --no-print-directory
 
@@ -150,4 +154,4 @@ clean:
 		"$(BUILD)"/steps
 
 distclean:
-	rm -rf "$(BUILD)"
+	rm -rf "$(CURDIR)/build"

@@ -1,16 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # make kernel-deb: Debian packages (linux-image, linux-headers) of the
-# patched tree (build/linux: both series) on a distribution's own
+# patched tree (build/KVER/linux: both series) on a distribution's own
 # configuration with the series' options set by qemu/config/deb.config.
 #   deploy/kernel-deb.sh [--check]
 # The configuration: $KDEB_CONFIG if set (e.g. /boot/config-$(uname -r),
-# plain or .xz), else Debian's own from linux-config-6.1
-# (config.amd64_none_amd64).  Objects in build/obj-deb, packages in
-# build/kernel-deb/.
+# plain or .xz), else Debian's own from linux-config-KVER
+# (config.amd64_none_amd64).  Objects in build/KVER/obj-deb, packages in
+# build/KVER/kernel-deb/.
 # --check (make test's host test): configure only, check that every
 # option of the fragment stuck, and compile each file the series touch
-# as a single object with that configuration (build/obj-deb-check).
+# as a single object with that configuration (build/KVER/obj-deb-check).
 set -euo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 build_lock
@@ -20,8 +20,8 @@ check=
 frag=$TOP/qemu/config/deb.config
 signing=$TOP/qemu/config/deb-signing.config
 [ -f "$TREE/Makefile" ] || die "no patched tree ${TREE#"$TOP"/} (make tree)"
-cfg=${KDEB_CONFIG:-/usr/src/linux-config-6.1/config.amd64_none_amd64.xz}
-[ -f "$cfg" ] || die "no configuration $cfg (apt-get install linux-config-6.1, or KDEB_CONFIG=/boot/config-...)"
+cfg=${KDEB_CONFIG:-/usr/src/linux-config-$KVER/config.amd64_none_amd64.xz}
+[ -f "$cfg" ] || die "no configuration $cfg (apt-get install linux-config-$KVER, or KDEB_CONFIG=/boot/config-...)"
 obj=${KDEB_OBJ:-$BUILD/obj-deb${check:+-check}}
 mkdir -p "$obj"
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
@@ -100,4 +100,4 @@ fi
 # bindeb-pkg writes the packages beside the object directory.
 mv "$BUILD"/linux-*.deb "$BUILD"/linux-upstream_*.buildinfo "$BUILD"/linux-upstream_*.changes "$out"/ 2>/dev/null || true
 ls "$out"/*.deb
-say "install: apt-get install ./build/kernel-deb/linux-image-*.deb (see docs/deployment.md)"
+say "install: apt-get install ./${BUILD#"$TOP"/}/kernel-deb/linux-image-*.deb (see docs/deployment.md)"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # make deb: the notickctl Debian source and binary packages, built with
-# dpkg-buildpackage from tools/notickctl (its debian/) into build/deb/,
+# dpkg-buildpackage from tools/notickctl (its debian/) into build/KVER/deb/,
 # then checked with lintian (warnings and errors fail).
 #   deploy/notickctl-deb.sh     prints the files made
 set -euo pipefail

@@ -17,7 +17,7 @@ for page in scheduler/sched-notick.rst admin-guide/offsched.rst; do
 	tmp=$(mktemp)
 	{
 		echo ".. Rendered by deploy/render-docs.sh from Documentation/$page"
-		echo "   of the patched tree (patches/*/series on linux-source-6.1); do not edit."
+		echo "   of the patched tree (patches/*/$KVER/series on linux-source-$KVER); do not edit."
 		echo
 		# The kernel's own cross-references have no target outside it.
 		sed -E 's/:(ref|doc):`([^`<]*)( <[^>]*>)?`/\2/g' "$src"

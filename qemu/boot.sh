@@ -10,7 +10,7 @@
 #     -t SECONDS   time limit (default 300; 0 = none, interactive only)
 #     -c CPUS      number of CPUs (default 2), or any -smp argument
 #     -C MODEL     QEMU CPU model and flags (default max)
-#     -k KERNEL    boot build/obj-KERNEL's bzImage instead of the flavour's
+#     -k KERNEL    boot build/KVER/obj-KERNEL's bzImage instead of the flavour's
 #                  (e.g. compare-mainline, the tree without the series)
 #     -g SOCKET    a gdb stub on the Unix socket SOCKET (compare-test's
 #                  steps scenarios single-step the guest through it)

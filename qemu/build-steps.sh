@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the test kernel at every step of the series: the pristine tree
-# (step 0), then each prefix of patches/offsched/series, then, with
-# offsched whole, each prefix of patches/sched-notick/series.  Every step
+# (step 0), then each prefix of patches/offsched/$KVER/series, then, with
+# offsched whole, each prefix of patches/sched-notick/$KVER/series.  Every step
 # is built with the test configuration plus qemu/config/steps.config,
 # which turns NO_HZ_FULL_DYNAMIC on (SCHED_NOTICK, on in test.config, is
 # on wherever the step has it).  Stops at the first step that does not
@@ -12,13 +12,13 @@
 # kept from the run that built it; LAST stops after that step.  KBUILD_EXTRA_WARN=1 in the
 # environment builds every step with W=1.
 #
-# One source tree, build/steps/linux, is brought to each step with rsync
+# One source tree, build/KVER/steps/linux, is brought to each step with rsync
 # --checksum from a staging copy (hard links to the pristine tree, the
-# next patch applied to it), as qemu/tree.sh does for build/linux, so
+# next patch applied to it), as qemu/tree.sh does for build/KVER/linux, so
 # that only the files a patch changes get a new mtime; one O= directory,
-# build/obj-test-steps, is reused from step to step.  The configuration
+# build/KVER/obj-test-steps, is reused from step to step.  The configuration
 # is made again only at steps that change a Kconfig file.  Each step's
-# time and result go to build/steps/steps.log.
+# time and result go to build/KVER/steps/steps.log.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 build_lock
@@ -42,7 +42,7 @@ mkdir -p "$dir"
 steps=()
 for d in $(series_dirs); do
 	for p in $(series_patches "$d"); do
-		steps+=("${d##*/} $p")
+		steps+=("$(series_name "$d") $p")
 	done
 done
 [ "$first" -le "${#steps[@]}" ] || die "there are only ${#steps[@]} steps after step 0"

@@ -5,10 +5,10 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-PKGS="linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
+PKGS="linux-source-$KVER build-essential bc bison flex libelf-dev libssl-dev
       cpio xz-utils rsync kmod ccache perl python3 qemu-system-x86
       busybox-static util-linux gnuplot-nox gdb stress-ng bash-completion
-      dpkg-dev debhelper lintian file linux-config-6.1 python3-docutils
+      dpkg-dev debhelper lintian file linux-config-$KVER python3-docutils
       iproute2 nftables"
 [ "${1:-}" = "--list" ] && { echo $PKGS; exit 0; }
 # --missing: print how many of them are not installed (for a run's record)

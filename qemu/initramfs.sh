@@ -45,7 +45,7 @@ copy_dynamic /usr/sbin/ip /usr/sbin/ip
 # The test kernel can kexec into itself (OFFSCHED suites): kexec-tools, as
 # unpacked by qemu/deps.sh, and the kernel image.
 if [ "$flavour" = test ]; then
-	[ -x "$BUILD/debs/root/sbin/kexec" ] || die "no kexec-tools in build/debs (run qemu/deps.sh)"
+	[ -x "$BUILD/debs/root/sbin/kexec" ] || die "no kexec-tools in ${BUILD#"$TOP"/}/debs (run qemu/deps.sh)"
 	copy_dynamic "$BUILD/debs/root/sbin/kexec" /sbin/kexec
 	mkdir -p "$root/boot"
 	cp "$obj/arch/x86/boot/bzImage" "$root/boot/bzImage"

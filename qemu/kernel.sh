@@ -1,21 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build a guest kernel out of tree.
-#   qemu/kernel.sh test      tinyconfig + base.config + test.config  -> build/obj-test
-#   qemu/kernel.sh compare   tinyconfig + base.config + compare.config -> build/obj-compare
+# Build a guest kernel of the base KVER out of tree, in build/KVER/:
+#   qemu/kernel.sh test      tinyconfig + base.config + test.config  -> obj-test
+#   qemu/kernel.sh compare   tinyconfig + base.config + compare.config -> obj-compare
 # Options, before the flavour:
-#   -m         build the mainline tree (build/linux-6.1, no series applied)
-#              into build/obj-FLAVOUR-mainline: the reference kernel
+#   -m         build the mainline tree (linux-KVER, no series applied)
+#              into obj-FLAVOUR-mainline: the reference kernel
 #   -x FRAG    merge qemu/config/FRAG.config last (may repeat), into
-#              build/obj-FLAVOUR-FRAG: e.g. -x notick-off builds without
+#              obj-FLAVOUR-FRAG: e.g. -x notick-off builds without
 #              the SCHED_NOTICK option
-#   -t DIR     build the source tree DIR instead of build/linux; DIR.stamp
+#   -t DIR     build the source tree DIR instead of linux/; DIR.stamp
 #              must exist, and the configuration is made again when it
 #              changes (qemu/build-steps.sh builds each step of the series
 #              this way)
 # The .config is regenerated only when a fragment or the tree changed; the
 # rest is make's incremental build through ccache.  Modules are installed
-# into build/obj-*/modroot for the initramfs.
+# into obj-*/modroot for the initramfs.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 build_lock

@@ -2,25 +2,36 @@
 # Shared helpers for the notick build and test scripts.  Sourced, not run.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=${BUILD:-$TOP/build}
-PRISTINE=$BUILD/linux-6.1
+# The base: Debian's linux-source-$KVER.  Each base has its own series
+# (patches/NAME/$KVER/) and its own build directory, build/$KVER/, with
+# its pristine tree, patched tree, O= directories and test results, so
+# that two bases never share an object directory.
+KVER=${KVER:-6.1}
+[[ $KVER =~ ^[0-9]+\.[0-9]+$ ]] || { printf 'error: KVER=%s is not a kernel version such as 6.1\n' "$KVER" >&2; exit 1; }
+export KVER
+BUILD=${BUILD:-$TOP/build/$KVER}
+PRISTINE=$BUILD/linux-$KVER
 TREE=$BUILD/linux
 JOBS=${JOBS:-$(( $(nproc) + 1 ))}
 
-# The order in which series apply: offsched first, then sched-notick, then
-# any other series directory in name order.
+# The order in which the base's series apply: offsched first, then
+# sched-notick, then any other series in name order.  Each is a directory
+# patches/NAME/$KVER/ with a series file.
 series_dirs() {
 	local d seen=" "
 	for d in offsched sched-notick; do
-		[ -f "$TOP/patches/$d/series" ] && { echo "$TOP/patches/$d"; seen="$seen$d "; }
+		[ -f "$TOP/patches/$d/$KVER/series" ] && { echo "$TOP/patches/$d/$KVER"; seen="$seen$d "; }
 	done
-	for d in "$TOP"/patches/*/; do
+	for d in "$TOP"/patches/*/"$KVER"/; do
 		d=${d%/}
 		[ -f "$d/series" ] || continue
-		case "$seen" in *" ${d##*/} "*) continue ;; esac
+		case "$seen" in *" $(series_name "$d") "*) continue ;; esac
 		echo "$d"
 	done
 }
+
+# series_name DIR: the series of a directory series_dirs gave (offsched).
+series_name() { local d=${1%/"$KVER"}; echo "${d##*/}"; }
 
 # The patch files of one series directory, in series-file order.
 series_patches() {

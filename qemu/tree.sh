@@ -1,19 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Prepare the kernel source trees under build/:
-#   build/linux-6.1/  the pristine tree from Debian's linux-source-6.1 tarball,
-#                     extracted once and never modified;
-#   build/linux/      the pristine tree with every patches/*/series applied.
-# build/linux/ is updated with rsync --checksum, so only files whose content
+# Prepare the kernel source trees of the base KVER (6.1: Debian's
+# linux-source-6.1) under build/KVER/:
+#   linux-KVER/  the pristine tree from Debian's linux-source-KVER tarball,
+#                extracted once and never modified;
+#   linux/       the pristine tree with every patches/*/KVER/series applied.
+# linux/ is updated with rsync --checksum, so only files whose content
 # changed get a new mtime and an O= build recompiles only what depends on
 # them.  Nothing is redone when neither the tarball nor a patch changed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 build_lock
 
-tarball=$(dpkg-query -L linux-source-6.1 2>/dev/null | grep -E '/linux-source-6\.1\.tar\.(xz|bz2|gz)$' | head -n 1)
-[ -n "$tarball" ] && [ -f "$tarball" ] || die "linux-source-6.1 is not installed (run qemu/deps.sh)"
-tar_id="$tarball $(stat -c '%s %Y' "$tarball") $(dpkg-query -W -f='${Version}' linux-source-6.1)"
+pkg=linux-source-$KVER
+tarball=$(dpkg-query -L "$pkg" 2>/dev/null | grep -E "/$pkg\\.tar\\.(xz|bz2|gz)\$" | head -n 1)
+[ -n "$tarball" ] && [ -f "$tarball" ] || die "$pkg is not installed (run qemu/deps.sh)"
+tar_id="$tarball $(stat -c '%s %Y' "$tarball") $(dpkg-query -W -f='${Version}' "$pkg")"
 
 mkdir -p "$BUILD"
 if [ "$(cat "$PRISTINE.stamp" 2>/dev/null)" != "$tar_id" ]; then
@@ -23,7 +25,8 @@ if [ "$(cat "$PRISTINE.stamp" 2>/dev/null)" != "$tar_id" ]; then
 	tar -xf "$tarball" -C "$PRISTINE" --strip-components=1
 	echo "$tar_id" > "$PRISTINE.stamp"
 fi
-kver="$(make -s -C "$PRISTINE" kernelversion) (Debian linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1))"
+kver="$(make -s -C "$PRISTINE" kernelversion) (Debian $pkg $(dpkg-query -W -f='${Version}' "$pkg"))"
+[ -n "$(series_dirs)" ] || die "no series for the base $KVER (patches/*/$KVER/series)"
 
 # Identify the patch stack: tarball plus every patch's name and content.
 stack_id() {
@@ -58,7 +61,7 @@ for d in $(series_dirs); do
 		n=$((n + 1))
 	done
 done
-say "linux $kver with $n patch(es) applied; syncing build/linux"
+say "linux $kver with $n patch(es) applied; syncing ${TREE#"$TOP"/}"
 if [ -f "$TREE/Makefile" ]; then
 	rsync -rlc --delete "$staging/" "$TREE/"
 	rm -rf "$staging"

@@ -94,9 +94,9 @@
 #             nohz-cfs,offsched,cfs and DURATION=3: N vCPUs share the
 #             host's cores under TCG (counts stay exact). No timer
 #             scenario then.
-# Output: a table, build/compare/results.md (the results page, with the
+# Output: a table, build/KVER/compare/results.md (the results page, with the
 # commit, kernel, QEMU and host: tests/compare/report.py),
-# build/compare/results.json, build/compare/ftq.png.
+# build/KVER/compare/results.json, build/KVER/compare/ftq.png.
 set -uo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 # The run's start, before make built any kernel (the Makefile sets it),

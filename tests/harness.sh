@@ -29,7 +29,7 @@
 # A suite's boot fails when the guest panics, hangs past its time limit
 # (also after the end of the suite: the guest must shut down by itself),
 # stops before the end of its plan, or logs a kernel warning; its console
-# log is kept in build/test/<suite>/console.log.  Every check that reads
+# log is kept in build/KVER/test/<suite>/console.log.  Every check that reads
 # the console fails when it is missing, empty or shows no start of the
 # suite; QEMU failing is a failure of its own, with qemu.log's tail; a
 # failed check's KTAP diagnostics are printed under it.  At the end of the
@@ -398,7 +398,7 @@ check_expected() {
 }
 
 # write_record RESULT SUITES: make test's record of the run,
-# build/test/summary.md (tests/record.py), when the Makefile started it
+# build/KVER/test/summary.md (tests/record.py), when the Makefile started it
 write_record() {
 	[ -n "${NOTICK_TEST_STARTED:-}" ] || return 0
 	if python3 "$TOP/tests/record.py" "$BUILD/test/summary.md" "$TOP" \

@@ -8,6 +8,7 @@ import datetime
 import os
 import platform
 import subprocess
+import sys
 
 
 def run(*cmd):
@@ -35,6 +36,20 @@ def cpuinfo(key):
     return '?'
 
 
+def kver():
+    """The base of the run, KVER (the Makefile and qemu/lib.sh export it)."""
+    k = os.environ.get('KVER', '')
+    if not k:
+        raise SystemExit('%s: KVER is not set (run through make or tests/harness.sh)'
+                         % os.path.basename(sys.argv[0]))
+    return k
+
+
+def build_dir(top):
+    """The base's build directory, build/KVER/ of the checkout top."""
+    return os.path.join(top, 'build', kver())
+
+
 def source(top):
     """The commit, its subject, whether the tree had uncommitted changes,
     and the Debian kernel source it was built on."""
@@ -45,8 +60,8 @@ def source(top):
         'commit': run(*git, 'rev-parse', 'HEAD'),
         'subject': run(*git, 'log', '-1', '--format=%s'),
         'tree': 'with uncommitted changes' if dirty else 'clean',
-        'base': 'Debian linux-source-6.1 %s' % run('dpkg-query', '-W', '-f=${Version}',
-                                                    'linux-source-6.1'),
+        'base': 'Debian linux-source-%s %s' % (kver(), run('dpkg-query', '-W', '-f=${Version}',
+                                                           'linux-source-' + kver())),
     }
 
 
@@ -74,9 +89,10 @@ def duration(s):
 
 def start_state():
     """What the Makefile saw when the run started (NOTICK_CACHE_AT_START:
-    the compiler cache's size in KiB; NOTICK_BUILD_AT_START: whether build/
-    existed; NOTICK_DEPS_AT_START: how many packages qemu/deps.sh had to
-    install): a cold run is one that started with no cache and no build/."""
+    the compiler cache's size in KiB; NOTICK_BUILD_AT_START: whether the
+    base's build/KVER/ existed; NOTICK_DEPS_AT_START: how many packages
+    qemu/deps.sh had to install): a cold run is one that started with no
+    cache and no build directory."""
     cache = os.environ.get('NOTICK_CACHE_AT_START', '')
     deps = os.environ.get('NOTICK_DEPS_AT_START', '')
     return {'cache_mib': int(cache) // 1024 if cache.isdigit() else None,
@@ -89,8 +105,8 @@ def start_line(st):
         return 'not recorded (run without the Makefile)'
     cold = st['cache_mib'] == 0 and st['build_dir'] == 'absent'
     deps = st.get('packages_missing')
-    return 'compiler cache %d MiB, build/ %s, %s%s' % (
-        st['cache_mib'], st['build_dir'],
+    return 'compiler cache %d MiB, build/%s/ %s, %s%s' % (
+        st['cache_mib'], kver(), st['build_dir'],
         'packages to install: %d' % deps if deps is not None else 'packages not counted',
         ' (a cold run)' if cold else '')
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""make test, last step: the run's record, build/test/summary.md.
+"""make test, last step: the run's record, build/KVER/test/summary.md.
 
     record.py OUT TOP STARTED RESULT SUITES
 
@@ -9,8 +9,9 @@ OUT is the file to write; TOP the repository; STARTED the run's start
 installed or built); RESULT the harness's last line ("N passed, N
 failed"); SUITES what was asked ("all", or make test's SUITES).  The record says
 which commit ran, on what, how the run started (its compiler cache and
-build/: a cold run has neither) and how long it took, the kernels it built
-with their build times, and the disk build/ takes at the end.  `make publish-results` keeps it under
+the base's build/KVER/: a cold run has neither) and how long it took, the
+kernels it built with their build times, and the disk build/KVER/ takes
+at the end.  `make publish-results` keeps it under
 docs/results/, and README.md's times are quoted from there.
 """
 import os
@@ -18,15 +19,15 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from provenance import (builds_line, disk_gib, duration, host, host_line,  # noqa: E402
-                        kernel_builds, read, run, source, start_line, start_state, utc)
+from provenance import (build_dir, builds_line, disk_gib, duration, host, host_line,  # noqa: E402
+                        kernel_builds, kver, read, run, source, start_line, start_state, utc)
 
 # The kernels make test may build, by their build directory
 KERNELS = ['test', 'test-jump', 'test-notick-off', 'test-kasan', 'test-kcsan']
 
 
 def record(top, started, result, suites):
-    build = os.path.join(top, 'build')
+    build = build_dir(top)
     src = source(top)
     elapsed = int(time.time() - started)
     return '\n'.join([
@@ -40,7 +41,7 @@ def record(top, started, result, suites):
         '- at the start: %s' % start_line(start_state()),
         '- time: %s from `make test` to its last line; kernels built in the run: %s'
         % (duration(elapsed), builds_line(kernel_builds(build, KERNELS, started))),
-        '- disk: build/ holds %s GiB at the end' % disk_gib(build),
+        '- disk: build/%s/ holds %s GiB at the end' % (kver(), disk_gib(build)),
         '- result: %s' % result, ''])
 
 

@@ -13,6 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, 'compare'))
 import tap  # noqa: E402
 from scratch import scratch_repo  # noqa: E402
+from provenance import build_dir, kver  # noqa: E402
 
 TESTS = []
 
@@ -24,9 +25,9 @@ def test(fn):
 
 
 def kernel(top, name, built, seconds=None, seconds_at=None):
-    """build/obj-NAME with an image of mtime built and, when given,
+    """build/KVER/obj-NAME with an image of mtime built and, when given,
     build-seconds of mtime seconds_at (built by default)."""
-    obj = os.path.join(top, 'build', 'obj-' + name)
+    obj = os.path.join(build_dir(top), 'obj-' + name)
     os.makedirs(os.path.join(obj, 'arch/x86/boot'))
     with open(os.path.join(obj, 'kernelrelease'), 'w') as f:
         f.write('6.1.192-%s\n' % name)
@@ -48,7 +49,7 @@ def scratch(dirty=False):
 
 
 def record(top, started, result='1300 passed, 0 failed', suites='all', env=None):
-    out = os.path.join(top, 'build', 'test', 'summary.md')
+    out = os.path.join(build_dir(top), 'test', 'summary.md')
     e = dict(os.environ)
     for k in ('NOTICK_CACHE_AT_START', 'NOTICK_BUILD_AT_START', 'NOTICK_DEPS_AT_START'):
         e.pop(k, None)
@@ -82,11 +83,11 @@ def record_provenance():
     lines = rec.splitlines()
     assert lines[0].startswith('# make test: run of ') and lines[0].endswith(' UTC'), lines
     assert '- commit: `%s` (the subject), tree clean' % head in lines, lines
-    assert '- base: Debian linux-source-6.1 ' in rec and 'test kernel 6.1.192-test' in rec, rec
+    assert '- base: Debian linux-source-%s ' % kver() in rec and 'test kernel 6.1.192-test' in rec, rec
     assert any(x.startswith('- QEMU: ') for x in lines), lines
     assert any(x.startswith('- host: ') and ' cores, ' in x for x in lines), lines
     assert '- suites: all' in lines and '- result: 1300 passed, 0 failed' in lines, lines
-    assert '- disk: build/ holds 0.0 GiB at the end' in lines, lines
+    assert '- disk: build/%s/ holds 0.0 GiB at the end' % kver() in lines, lines
     t = next(x for x in lines if x.startswith('- time: '))
     assert t.startswith('- time: 66 min 4') or t.startswith('- time: 66 min 5'), t
     assert t.endswith('kernels built in the run: test (14 min 5 s), test-jump (10 min 12 s)'), t
@@ -97,13 +98,14 @@ def record_start():
     """a cold start (no cache, no build/) is said so; a warm one, or one without the Makefile's values, is not"""
     top = scratch()
     started = time.time() - 10
-    assert '- at the start: compiler cache 0 MiB, build/ absent, packages to install: 27' \
-        ' (a cold run)' in record(top, started, env=COLD)
+    cold = '- at the start: compiler cache 0 MiB, build/%s/ absent, packages to install: 27' \
+        ' (a cold run)' % kver()
+    assert cold in record(top, started, env=COLD)
     warm = record(top, started, env={'NOTICK_CACHE_AT_START': '5242880',
                                      'NOTICK_BUILD_AT_START': 'present',
                                      'NOTICK_DEPS_AT_START': '0'})
-    assert '- at the start: compiler cache 5120 MiB, build/ present, packages to install: 0' \
-        in warm.splitlines(), warm
+    assert '- at the start: compiler cache 5120 MiB, build/%s/ present, packages to install: 0' \
+        % kver() in warm.splitlines(), warm
     assert 'not recorded (run without the Makefile)' in record(top, started)
 
 

@@ -6,7 +6,7 @@ test's record of its last run there too (publish_record()).
 
     publish.py TOP
 
-Copies build/compare/results.md to docs/results/DATE-COMMIT.md and puts
+Copies build/KVER/compare/results.md to docs/results/DATE-COMMIT.md and puts
 its headline (the lines between report.py's markers) between README.md's
 "<!-- headline from docs/results/... -->" and "<!-- headline end -->"
 lines, naming the page (and, in the line after them, linking to it).  Refuses a run that failed or ran on a tree with
@@ -20,6 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import HEAD_BEGIN, HEAD_END  # noqa: E402
+from provenance import build_dir  # noqa: E402
 
 SOURCE_PREFIX = '(From ['
 README_BEGIN = re.compile(r'^<!-- headline from (docs/results/[^ ]+\.md) -->$')
@@ -43,14 +44,15 @@ def publish_record(top):
     docs/results/DATE-COMMIT-make-test.md when the run passed on a clean
     tree; README.md quotes its times (tests/host/docs.sh checks the
     quotes).  Returns 0 when kept, 1 when refused, None when there is none."""
-    path = os.path.join(top, 'build', 'test', 'summary.md')
+    path = os.path.join(build_dir(top), 'test', 'summary.md')
     try:
         rec = open(path).read()
     except OSError:
         return None
     m = RECORD.search(rec)
     if not m:
-        print('publish: build/test/summary.md is not a record of make test', file=sys.stderr)
+        print('publish: %s is not a record of make test' % os.path.relpath(path, top),
+              file=sys.stderr)
         return 1
     if not re.search(r'^- result: \d+ passed, 0 failed$', rec, re.M):
         print('publish: the make test run failed; its record is not published', file=sys.stderr)
@@ -78,7 +80,7 @@ def main():
     kept = publish_record(top)
     if kept == 1:
         return 1
-    out = os.path.join(top, 'build', 'compare')
+    out = os.path.join(build_dir(top), 'compare')
     if kept == 0 and not os.path.exists(os.path.join(out, 'results.md')):
         return 0
     try:

@@ -21,7 +21,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from provenance import (builds_line, duration, host, host_line, kernel_builds, read,  # noqa: E402
+from provenance import (build_dir, builds_line, duration, host, host_line, kernel_builds, read,  # noqa: E402
                         run, source, start_line, start_state, utc)
 from analyze import LABEL, TIMER_ROWS, best_reference  # noqa: E402
 from pkt import PKT_ORDER  # noqa: E402
@@ -39,7 +39,7 @@ KERNELS = ['compare', 'compare-mainline', 'compare-jump', 'compare-mainline-jump
 
 def provenance(top, started, settings):
     """Where and on what the run ran."""
-    build = os.path.join(top, 'build')
+    build = build_dir(top)
     builds = kernel_builds(build, KERNELS, started)
     prov = source(top)
     prov.update({

@@ -15,6 +15,7 @@ sys.path.insert(0, HERE)
 import report  # noqa: E402
 import tap  # noqa: E402
 from scratch import scratch_repo  # noqa: E402
+from provenance import build_dir, kver  # noqa: E402
 
 TESTS = []
 
@@ -52,7 +53,7 @@ def run_report(status='ok', results=RESULTS, built_after=True, dirty=False, cons
     """report.py on a scratch repository with a compare kernel built
     before or after the run's start; returns (rc, page, results.json)."""
     top = scratch_repo(dirty)
-    obj = os.path.join(top, 'build', 'obj-compare')
+    obj = os.path.join(build_dir(top), 'obj-compare')
     os.makedirs(os.path.join(obj, 'arch/x86/boot'))
     with open(os.path.join(obj, 'kernelrelease'), 'w') as f:
         f.write('6.1.192-notick\n')
@@ -60,7 +61,7 @@ def run_report(status='ok', results=RESULTS, built_after=True, dirty=False, cons
     open(bz, 'w').close()
     started = time.time() - 100
     os.utime(bz, (started + (50 if built_after else -50),) * 2)
-    out = os.path.join(top, 'build', 'compare')
+    out = os.path.join(build_dir(top), 'compare')
     os.makedirs(out)
     if results is not None:
         with open(os.path.join(out, 'results.json'), 'w') as f:
@@ -99,7 +100,7 @@ def provenance():
     assert p['kernel'] == '6.1.192-notick' and p['mainline_kernel'] == 'none', p
     assert p['settings'] == {'DURATION': '10', 'REPEATS': '3'}, p
     assert p['kernels_built_in_run'] == ['compare'] and 90 <= p['elapsed_s'] <= 200, p
-    assert p['qemu'] and p['host']['cores'] and p['base'].startswith('Debian linux-source-6.1'), p
+    assert p['qemu'] and p['host']['cores'] and p['base'].startswith('Debian linux-source-' + kver()), p
     for want in ('commit: `%s` (the subject), tree clean' % head, '6.1.192-notick (the series)',
                  '- QEMU: ', '- host: ', 'DURATION=10 REPEATS=3',
                  'kernels built in the run: compare (time not recorded)',

@@ -50,7 +50,7 @@ check "README.md's headline is that of the results page it names (${page:-none})
 # Each cover letter's numbers: the lines between "-- from PAGE --" and
 # "-- end --", each one in PAGE, a table among them
 for series in offsched sched-notick; do
-	cover=patches/$series/0000-cover-letter.patch
+	cover=patches/$series/$KVER/0000-cover-letter.patch
 	[ -f "$cover" ] || cover=/dev/null
 	cpage=$(sed -n 's/^-- from \(docs\/results\/[^ ]*\.md\) --$/\1/p' "$cover" | head -n 1)
 	cmiss=unread

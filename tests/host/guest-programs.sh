@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Every C program of the guests builds against the patched tree
-# (build/linux) as qemu/initramfs.sh builds it: the test suites' helpers,
+# (build/KVER/linux) as qemu/initramfs.sh builds it: the test suites' helpers,
 # which make test boots anyway, and compare-test's probe
 # (tests/compare/guest/ftq.c), which nothing else in make test builds, so
 # that a change of the series' headers that breaks it fails here rather

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # make kernel-deb's CI check (its full build is about an hour): the
-# series' fragment on Debian's own configuration (linux-config-6.1, with
+# series' fragment on Debian's own configuration (linux-config-$KVER, with
 # the key files a Debian /boot/config-* names) keeps every option the
 # series needs after olddefconfig, names no Debian key file, signs the
 # modules with a key of the build's own, and every file the series touch
@@ -32,7 +32,7 @@ check "every file the series touch compiles as a single object on Debian's confi
 	'[ $rc = 0 ] && grep -q "^==> compiled in " "$out/kernel-deb.check.log"'
 # A configuration without SMP cannot have SCHED_NOTICK: the check fails.
 nosmp=$(mktemp "${TMPDIR:-/tmp}/nosmp.XXXXXX")
-xzcat /usr/src/linux-config-6.1/config.amd64_none_amd64.xz | sed 's/^CONFIG_SMP=y$/# CONFIG_SMP is not set/' > "$nosmp"
+xzcat /usr/src/linux-config-$KVER/config.amd64_none_amd64.xz | sed 's/^CONFIG_SMP=y$/# CONFIG_SMP is not set/' > "$nosmp"
 KDEB_CONFIG=$nosmp KDEB_OBJ=$BUILD/obj-deb-nosmp "$TOP/deploy/kernel-deb.sh" --check > "$out/kernel-deb.nosmp.log" 2>&1
 rc2=$?
 rm -f "$nosmp"

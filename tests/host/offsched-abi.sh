@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # OFFSCHED's ABI documentation against the code, in the patched tree
-# (build/linux): every sysfs file of offsched_mgr and every parameter of
+# (build/KVER/linux): every sysfs file of offsched_mgr and every parameter of
 # the core has an entry in Documentation/ABI/testing/, every entry names a
 # file that exists, scripts/get_abi.pl accepts the entries, and the ioctl
 # code of <uapi/linux/offsched.h> is registered in ioctl-number.rst and
 # used by nothing else there. Prints TAP.
 set -uo pipefail
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-T=${BUILD:-$TOP/build}/linux
+. "$(dirname "$0")/../../qemu/lib.sh"
+T=$TREE
 ABI=$T/Documentation/ABI/testing
 MGR=$T/drivers/misc/offsched/mgr.c
 n=0 fail=0
