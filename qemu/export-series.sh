@@ -26,18 +26,27 @@ git -C "$wt" format-patch -q --no-signature --cover-letter -o "$tmp" "$base..HEA
 mkdir -p "$out"
 find "$out" -maxdepth 1 -name '*.patch' ! -name "$cover" -delete
 if [ -f "$out/$cover" ]; then
-	# Header and shortlog on from the new one; subject and text from
-	# the old one (the text ends where its shortlog, "Name (N):", starts).
+	# Header and shortlog on from the new one; sender, subject and text
+	# from the old one (the text ends where its shortlog, "Name (N):",
+	# starts; the sender is the old From: header, not whoever exports).
 	awk -v old="$out/$cover" '
 		function title(s) { sub(/^Subject: \[[^]]*\] */, "", s); return s }
 		BEGIN {
 			while ((getline l < old) > 0) {
-				if (!hdr) { if (l ~ /^Subject: /) subj = title(l); if (l == "") hdr = 1; continue }
+				if (!hdr) {
+					if (l ~ /^Subject: /) subj = title(l)
+					if (l ~ /^From: /) { from = l; infrom = 1 } else if (infrom && l ~ /^[ \t]/) from = from "\n" l; else infrom = 0
+					if (l == "") hdr = 1
+					continue
+				}
 				if (prev == "" && l ~ /^[^ ].* \([0-9]+\):$/) break
 				text = text l "\n"; prev = l
 			}
 		}
-		!body && /^Subject: / { match($0, /^Subject: \[[^]]*\] */); print substr($0, 1, RLENGTH) subj; next }
+		!body && /^Subject: / { skip = 0; match($0, /^Subject: \[[^]]*\] */); print substr($0, 1, RLENGTH) subj; next }
+		!body && /^From: / && from != "" { print from; skip = 1; next }
+		!body && skip && /^[ \t]/ { next }
+		!body { skip = 0 }
 		!body { print; if ($0 == "") { body = 1; printf "%s", text }; next }
 		!short && prev == "" && /^[^ ].* \([0-9]+\):$/ { short = 1 }
 		short { print }

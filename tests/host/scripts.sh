@@ -14,7 +14,7 @@ notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; sed 's/^/# /' "$tmp/err" 2> /dev/null | tail -n 5; fi; }
 
 echo "TAP version 13"
-echo "1..23"
+echo "1..24"
 
 # --- qemu/kernel.sh: a fragment option that does not stick ---
 # A fake kernel tree: "make tinyconfig" writes an empty .config and the
@@ -224,6 +224,28 @@ TMPDIR=$tmp/td sh "$TM" "one two" "$tmp/short.tap" 0 > "$tmp/out" 2> "$tmp/err"
 rc=$?
 check "tap-merge.sh: a short run is a failure of its own" \
 	'[ $rc = 1 ] && grep -qx "not ok 2 - one two: planned 3 tests, ran 1" "$tmp/out"'
+
+# --- qemu/export-series.sh: a work tree's commits as a series ---
+# Two commits on a base, the second with a blank context line; an old
+# cover letter whose sender, subject and text must stay.
+X="$tmp/export tree"
+mkdir -p "$X" "$tmp/xs"
+xgit() { git -C "$X" -c user.name="Some One" -c user.email=one@example.org "$@" > /dev/null; }
+printf 'a\n\nb\n' > "$X/f"
+xgit init -q && xgit add f && xgit commit -qm base && xgit tag base
+printf 'a\n\nb\nc\n' > "$X/f" && xgit commit -qam "first change"
+printf 'a\nx\n\nb\nc\n' > "$X/f" && xgit commit -qam "second change"
+printf '%s\n' "From 0 Mon Sep 17 00:00:00 2001" "From: The Authors" " <authors@example.org>" \
+	"Subject: [PATCH 0/1] the old subject" "" "The old text." "" "Some One (1):" "  first change" > "$tmp/xs/0000-cover-letter.patch"
+(cd "$TOP" && qemu/export-series.sh "$X" base "$tmp/xs") > "$tmp/out" 2>&1
+rc=$?
+c=$tmp/xs/0000-cover-letter.patch
+check "export-series.sh: both commits in the series file, the cover's sender, subject and text kept, its shortlog new ($rc)" \
+	'[ $rc = 0 ] && [ "$(wc -l < "$tmp/xs/series")" = 2 ] && ! grep -q cover "$tmp/xs/series" &&
+	 grep -qx "From: The Authors" "$c" && grep -qx " <authors@example.org>" "$c" && ! grep -q "Some One <" "$c" &&
+	 grep -qx "Subject: \[PATCH 0/2\] the old subject" "$c" && grep -qx "The old text." "$c" &&
+	 grep -qx "Some One (2):" "$c" && grep -qx "  second change" "$c" &&
+	 ! grep -qx " " "$tmp/xs/"0002-*.patch'
 
 # --- Makefile: what "make test" builds first (make -n prints, runs nothing;
 # make itself cannot have a space in a target's path) ---
