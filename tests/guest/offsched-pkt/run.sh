@@ -7,12 +7,13 @@
 # for duplicates), the rules', the service's and the stack's drop counters.
 . ../lib/ktap.sh
 
-ktap_plan 63
+ktap_plan 65
 
 . ../offsched/lib.sh
 . ../lib/trace.sh
 . ./net.sh
 HOLD=0x401d401d401d401d
+HOLD_REAPERS=0x7ea97ea97ea97ea9
 RELEASE=0x4e1e4e1e4e1e4e1e
 
 stat1() { cat $C1/pkt_$1; }
@@ -259,6 +260,26 @@ ktap_check "stop with 50 packets held" \
 recv_end 9000
 ktap_check "the 50 were judged and passed at the stop ($recv received)" \
 	'[ "$recv" = 50 ] && [ "$(cat $C1/state)" = stopped ] && identity'
+
+# --- 4b. a stop that gives up on the reapers: the rest dropped --------------
+# (CONFIG_OFFSCHED_MGR_DEBUG) The online CPUs' reapers hold what the service
+# judged; the stop waits for them (a second, in pkt_stopped()) and then
+# drops what is left as the stack drops, with a reason of its own.
+echo start > $C1/control
+ktap_check "hold the reapers ($HOLD_REAPERS)" '$ctl send 1 $HOLD_REAPERS | grep -q OK'
+r0=$(rxdrop) dr0=$(stat1 dropped) pa0=$(stat1 passed)
+drops_start
+recv_start 9000 2000
+$U send 10.9.0.2 9000 50 > $T/send.9000 2>&1
+wait_for '[ "$(stat1 in_flight)" = 50 ]'
+h=$(stat1 in_flight)
+echo stop > $C1/control
+recv_end 9000
+drops_end OFFSCHED_PKT_STOPPED
+ktap_check "a stop with the reapers holding $h judged packets: $dropped freed with reason OFFSCHED_PKT_STOPPED, rx_dropped +$(($(rxdrop) - r0)), dropped +$(($(stat1 dropped) - dr0)), passed +$(($(stat1 passed) - pa0)), $recv received" \
+	'[ "$h" = 50 ] && [ "$dropped" = 50 ] && [ "$(($(rxdrop) - r0))" = 50 ] &&
+	 [ "$(($(stat1 dropped) - dr0))" = 50 ] && [ "$(stat1 passed)" = "$pa0" ] && [ "$recv" = 0 ] &&
+	 [ "$(cat $C1/state)" = stopped ] && identity'
 
 # --- 5. stop and start while traffic flows -----------------------------------
 echo 1024 > $C1/pkt_ring
