@@ -25,7 +25,10 @@
 # Every target installs (apt) and builds what it needs first.
 
 SHELL := /bin/bash
-KVER ?= 6.1
+# The default base is qemu/lib.sh's, the one place that names it
+ifeq ($(origin KVER),undefined)
+KVER := $(shell bash -c '. "$(CURDIR)/qemu/lib.sh" && echo $$KVER')
+endif
 BUILD := $(CURDIR)/build/$(KVER)
 SUITES ?=
 FLAVOUR ?= test
