@@ -10,6 +10,11 @@
 #   loc CPU              local timer interrupts of CPU so far
 #   policy_of PID        scheduling policy of PID (/proc/PID/stat field 41)
 #   measure_hz           the tick rate (lib/hz.sh)
+#   kernel_at_least M N  the running kernel is version M.N or later
+#   bw_timer             the function of the per-CPU bandwidth timer that a
+#                        fair or RT task run on a CPU arms there: the RT
+#                        bandwidth timer on 6.1; from 6.12 (no RT bandwidth
+#                        timer without RT_GROUP_SCHED) the fair server's
 #   have_class           the kernel has the SCHED_NOTICK class (its grace
 #                        sysctl): an errno counts as the class's only then,
 #                        a kernel without it refuses every request (EINVAL)
@@ -31,6 +36,14 @@ wait_for() {
 	done
 }
 have_class() { [ -e /proc/sys/kernel/sched_notick_grace_us ]; }
+kernel_at_least() {
+	set -- "$1" "$2" "$(uname -r)"
+	maj=${3%%.*} min=${3#*.} min=${min%%[!0-9]*}
+	[ "$maj" -gt "$1" ] || { [ "$maj" = "$1" ] && [ "$min" -ge "$2" ]; }
+}
+bw_timer() {
+	if kernel_at_least 6 12; then echo dl_task_timer; else echo sched_rt_period_timer; fi
+}
 check_nonneg_int() { case "$1" in ''|*[!0-9]*) return 1 ;; esac; }
 traced() {
 	evs=$1

@@ -388,10 +388,14 @@ fi
 # bandwidth timer, armed there by a SCHED_FIFO task once no CPU holds it,
 # then kept running (it restarts every second while RT tasks ran in the
 # last one) by a SCHED_FIFO task waking up every 100 ms on CPU 0 (ntt
-# rtwake: no fork, a few microseconds a wakeup). No grace
+# rtwake: no fork, a few microseconds a wakeup). From 6.12 there is no RT
+# bandwidth timer (without RT_GROUP_SCHED): the fair server's, armed on
+# CPU 1 by the fair tasks just run there (taskset, chrt), stands in for
+# it; the admission stops that server and hands its timers over. No grace
 # timer may be left there by the threads of the earlier tests (it ends with
 # its thread). Timer events on CPU 1 are traced meanwhile, and printed
 # around each of its local timer interrupts.
+BW=$(bw_timer)
 wait_for '! grep -q sched_rt_period_timer /proc/timer_list'
 taskset -c $CPU sleep 1000 &
 sleeper=$!
@@ -400,9 +404,9 @@ taskset -c $CPU chrt -f 1 true
 "$NTT" rtwake &
 rtloop=$!
 "$NTT" hrtimers $CPU > $T/spin60.before
-ktap_check "before the 60 s spin, CPU $CPU holds a sleeper's hrtimer and the RT bandwidth timer, and no grace timer of earlier threads:$(kv $T/spin60.before hrtimers)" \
+ktap_check "before the 60 s spin, CPU $CPU holds a sleeper's hrtimer and the bandwidth timer ($BW), and no grace timer of earlier threads:$(kv $T/spin60.before hrtimers)" \
 	'grep -q " hrtimer_wakeup" $T/spin60.before &&
-	 grep -q " sched_rt_period_timer" $T/spin60.before &&
+	 grep -q " $BW" $T/spin60.before &&
 	 ! grep -q " notick_grace_timer_fn" $T/spin60.before'
 echo $((1 << CPU)) > $TR/tracing_cpumask
 traced "irq_vectors/local_timer_entry timer/hrtimer_expire_entry timer/timer_expire_entry timer/hrtimer_start timer/timer_start timer/tick_stop" \
@@ -416,7 +420,7 @@ ktap_check "60 s spin: 20 synchronize_rcu() completed" \
 	'[ "$(kv $T/spin60 grace_periods)" = 20 ]'
 ktap_check "once the tick stopped, CPU $CPU holds none of the three:$(kv $T/spin60 hrtimers_after_stop)" \
 	'grep -q "^hrtimers_after_stop=" $T/spin60 &&
-	 ! grep -q "^hrtimers_after_stop=.* \(hrtimer_wakeup\|sched_rt_period_timer\|notick_grace_timer_fn\)" $T/spin60'
+	 ! grep -q "^hrtimers_after_stop=.* \(hrtimer_wakeup\|$BW\|notick_grace_timer_fn\)" $T/spin60'
 ktap_note "LOC on CPU $CPU over 60 s of spinning: $(kv $T/spin60 loc_delta), tick restarts $(kv $T/spin60 tick_restarts_in_window); before, until the tick stopped: $(kv $T/spin60 loc_to_stop); longest synchronize_rcu(): $(kv $T/spin60 gp_max_ms) ms; timer events around CPU $CPU's interrupts (the last ones, the window's at the end):"
 dump $T/spin60.locs
 ktap_check "60 s spin: the tick stopped ($(kv $T/spin60 tick_stop_ms) ms after admission), then 0 local timer interrupts on CPU $CPU ($(kv $T/spin60 loc_delta), $(kv $T/spin60 tick_restarts_in_window) restarts)" \
