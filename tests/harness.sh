@@ -295,7 +295,7 @@ run_suite() {
 		if build_kernel "$frag" < /dev/null; then
 			run_guest_suite "$s" "$frag"
 		else
-			result FAIL "$s[$frag]: the $flavour-$frag kernel builds" "see build/obj-$flavour-$frag/build.log"
+			result FAIL "$s[$frag]: the $flavour-$frag kernel builds" "see the lines above and ${BUILD#"$TOP"/}/obj-$flavour-$frag/build.log"
 		fi
 	done < "$TOP/tests/guest/$s/kernels"
 }
@@ -425,7 +425,7 @@ main() {
 	trap 'echo "interrupted" >&2; trap - INT; kill -INT $$' INT
 	trap 'trap - TERM; kill -TERM $$' TERM
 	if [ -n "$only" ] && ! build_kernel "$only" < /dev/null; then
-		result FAIL "the $flavour-$only kernel builds" "see build/obj-$flavour-$only/build.log"
+		result FAIL "the $flavour-$only kernel builds" "see the lines above and ${BUILD#"$TOP"/}/obj-$flavour-$only/build.log"
 		echo "$pass passed, $fail failed"
 		return 1
 	fi
