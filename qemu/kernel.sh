@@ -3,6 +3,9 @@
 # Build a guest kernel of the base KVER out of tree, in build/KVER/:
 #   qemu/kernel.sh test      tinyconfig + base.config + test.config  -> obj-test
 #   qemu/kernel.sh compare   tinyconfig + base.config + compare.config -> obj-compare
+# Each fragment qemu/config/NAME.config is followed by qemu/config/KVER/NAME.config
+# when the base has one: what differs on that base (options it does not
+# have, or cannot turn off).
 # Options, before the flavour:
 #   -m         build the mainline tree (linux-KVER, no series applied)
 #              into obj-FLAVOUR-mainline: the reference kernel
@@ -35,7 +38,13 @@ shift $((OPTIND - 1))
 flavour=${1:?usage: kernel.sh [-m] [-t DIR] [-x FRAG]... test|compare}
 frag=$TOP/qemu/config/$flavour.config
 [ -f "$frag" ] || die "no config fragment $frag"
-frags=("$TOP/qemu/config/base.config" "$frag" "${extra[@]}")
+frags=()
+# Each fragment, then what the base says differently (qemu/config/KVER/,
+# read after it: the last value of an option wins)
+for f in "$TOP/qemu/config/base.config" "$frag" "${extra[@]}"; do
+	frags+=("$f")
+	[ -f "$TOP/qemu/config/$KVER/${f##*/}" ] && frags+=("$TOP/qemu/config/$KVER/${f##*/}")
+done
 name=$flavour$suffix
 obj=$BUILD/obj-$name
 stamp=$TREE.stamp
