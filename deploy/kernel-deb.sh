@@ -62,16 +62,29 @@ say "configuration: every option of ${frag#"$TOP"/} set ($(grep -c '^CONFIG_' "$
 if [ -n "$check" ]; then
 	# Each .c file the series add or change that is an object of its
 	# own (one #included by another, e.g. notick.c by build_policy.c,
-	# is compiled with it).
+	# is compiled with it) and that this configuration builds: a line of
+	# its directory's Makefile that names it under no option, or under
+	# one set here (6.12's entry_fred.c, for one, is not built without
+	# X86_FRED, and does not compile alone then).
+	built() {
+		local l c
+		while IFS= read -r l; do
+			case $l in
+			*'$(CONFIG_'*)
+				c=${l#*\$(CONFIG_} c=CONFIG_${c%%)*}
+				grep -qE "^$c=[ym]" "$obj/.config" && return 0 ;;
+			*) return 0 ;;
+			esac
+		done < <(grep -E "(^|[[:space:]+=])$2\.o\b" "$TREE/$1/Makefile" 2>/dev/null)
+		return 1
+	}
 	files=$(for d in $(series_dirs); do
 		for p in $(series_patches "$d"); do sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$p"; done
 	done | sort -u)
 	objs=()
 	for f in $files; do
 		[ -f "$TREE/$f" ] || continue
-		b=$(basename "$f" .c)
-		grep -qE "(^|[[:space:]+=])$b\.o\b" "$TREE/$(dirname "$f")/Makefile" 2>/dev/null &&
-			objs+=("${f%.c}.o")
+		built "$(dirname "$f")" "$(basename "$f" .c)" && objs+=("${f%.c}.o")
 	done
 	say "prepare, then ${#objs[@]} objects (-j$JOBS)"
 	t0=$SECONDS
