@@ -345,20 +345,6 @@ static int isolate_default(int cpu, struct nt_journal *j, struct sets *s)
 	return rc;
 }
 
-/*
- * Whether an EPERM from writing @name came from the kernel refusing that
- * interrupt's affinity rather than from our lack of privilege: the file
- * is writable to us. Since 6.12 the kernel answers EPERM, as 6.1 answered
- * EIO, for an interrupt whose affinity user space may not set (the timer
- * interrupt, per-CPU and managed ones).
- */
-static int kernel_refused(const char *name)
-{
-	char path[4096];
-
-	return access(nt_path(path, sizeof(path), "%s", name), W_OK) == 0;
-}
-
 /* Move one IRQ off @cpu; 0 also when the kernel refused (warned). */
 static int isolate_irq(int irq, int cpu, struct nt_journal *j,
 		       struct sets *s)
@@ -386,8 +372,13 @@ static int isolate_irq(int irq, int cpu, struct nt_journal *j,
 		cpulist_format(s->want, list, sizeof(list) - 1);
 		strcat(list, "\n");
 		e = change(j, name, old, list);
-		if ((is_perm(e) && !(e == EPERM && kernel_refused(name))) ||
-		    e == ENOMEM) {
+		/*
+		 * Without privilege the open fails with EACCES. An EPERM is
+		 * the kernel refusing this interrupt, as EIO is (6.12 answers
+		 * EPERM where 6.1 answered EIO: the timer interrupt, per-CPU
+		 * and managed ones).
+		 */
+		if ((is_perm(e) && e != EPERM) || e == ENOMEM) {
 			rc = write_error(name, e);
 		} else if (e && e != ENOENT) {
 			warnx("IRQ %d: cannot move it off CPU %d: %s (per-CPU or managed interrupt); it stays on CPUs %s",
