@@ -10,6 +10,8 @@
 #     -t SECONDS   time limit (default 300; 0 = none, interactive only)
 #     -c CPUS      number of CPUs (default 2), or any -smp argument
 #     -C MODEL     QEMU CPU model and flags (default max)
+#     -d DEVICE    a QEMU -device present from boot (repeatable), e.g. a CPU
+#                  beyond -c's count that QMP may eject later
 #     -k KERNEL    boot build/KVER/obj-KERNEL's bzImage instead of the flavour's
 #                  (e.g. compare-mainline, the tree without the series)
 #     -g SOCKET    a gdb stub on the Unix socket SOCKET (compare-test's
@@ -27,8 +29,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-flavour=test suite= outdir= limit=300 cpus=2 kobj= cpu=max icount=() gdb=() qmp=
-while getopts "f:s:o:t:c:C:k:g:QI" opt; do
+flavour=test suite= outdir= limit=300 cpus=2 kobj= cpu=max icount=() gdb=() qmp= devices=()
+while getopts "f:s:o:t:c:C:d:k:g:QI" opt; do
 	case $opt in
 	f) flavour=$OPTARG ;;
 	s) suite=$OPTARG ;;
@@ -36,6 +38,7 @@ while getopts "f:s:o:t:c:C:k:g:QI" opt; do
 	t) limit=$OPTARG ;;
 	c) cpus=$OPTARG ;;
 	C) cpu=$OPTARG ;;
+	d) devices+=(-device "$OPTARG") ;;
 	k) kobj=$OPTARG ;;
 	g) gdb=(-gdb "unix:$OPTARG,server=on,wait=off") ;;
 	Q) qmp=1 ;;
@@ -73,7 +76,7 @@ grep -qs '^CONFIG_JUMP_LABEL=y' "${kernel%/arch/x86/boot/bzImage}/.config" &&
 # uncorrected errors are handled all the same.
 append="console=ttyS0 panic=-1 oops=panic softlockup_panic=0 tsc=reliable mce=ignore_ce $*"
 qemu=(qemu-system-x86_64 -machine pc -accel "$accel" -cpu "$cpu" -smp "$cpus" -m 1024
-      -kernel "$kernel" -initrd "$initrd" -no-reboot -nodefaults "${icount[@]}" "${gdb[@]}")
+      -kernel "$kernel" -initrd "$initrd" -no-reboot -nodefaults "${devices[@]}" "${icount[@]}" "${gdb[@]}")
 
 if [ -z "$suite" ]; then
 	append="$append notick.suite=shell"

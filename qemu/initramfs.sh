@@ -69,7 +69,7 @@ for d in "${suites[@]}"; do
 		case "$f" in
 		*.c) gcc "${GUEST_CFLAGS[@]}" -o "$root/tests/$s/$(basename "$f" .c)" "$f" ||
 			die "cannot compile ${f#"$TOP"/}" ;;
-		*.h|*/timeout|*/cmdline|*/cpus|*/cpu|*/shutdown|*/load|*/tcg-single|*/qmp|*/host-check) ;;
+		*.h|*/timeout|*/cmdline|*/cpus|*/cpu|*/devices|*/shutdown|*/load|*/tcg-single|*/qmp|*/host-check) ;;
 		*) cp "$f" "$root/tests/$s/" ;;
 		esac
 	done

@@ -11,7 +11,8 @@
 # (trace_event=; suites pick theirs with filters, lib/trace.sh);
 # optional files there: timeout (seconds, default 300), cmdline (extra
 # kernel arguments for the suite's boot), cpus (the guest's CPU count,
-# default 2), cpu (QEMU's CPU model, default max), kernels (one config
+# default 2), cpu (QEMU's CPU model, default max), devices (QEMU -device
+# arguments, one a line, present from boot: a CPU the suite ejects), kernels (one config
 # fragment name a line, e.g. notick-off: the suite boots once more on the
 # kernel built with qemu/kernel.sh -x NAME, built here only when the suite
 # runs, with the kernel argument notick.kernel=NAME; reported as
@@ -139,13 +140,19 @@ boot() { "$TOP/qemu/boot.sh" "$@"; }
 # the one built with the config fragment FRAG (results as SUITE[FRAG]).
 run_guest_suite() {
 	local s=$1 frag=${2:-}
-	local out=$BUILD/test/$s limit=300 cpus=2 cpu=max rc name=$s kernel=() kdesc=$flavour qmp=()
+	local out=$BUILD/test/$s limit=300 cpus=2 cpu=max rc name=$s kernel=() kdesc=$flavour qmp=() dev=()
 	[ -f "$TOP/tests/guest/$s/run.sh" ] || { result FAIL "$s: no such suite"; return; }
 	local args=()
 	[ -f "$TOP/tests/guest/$s/timeout" ] && limit=$(cat "$TOP/tests/guest/$s/timeout")
 	[ -f "$TOP/tests/guest/$s/cpus" ] && cpus=$(cat "$TOP/tests/guest/$s/cpus")
 	[ -f "$TOP/tests/guest/$s/cpu" ] && cpu=$(cat "$TOP/tests/guest/$s/cpu")
 	[ -f "$TOP/tests/guest/$s/qmp" ] && qmp=(-Q)
+	local d
+	if [ -f "$TOP/tests/guest/$s/devices" ]; then
+		while read -r d; do
+			[ -n "$d" ] && dev+=(-d "$d")
+		done < "$TOP/tests/guest/$s/devices"
+	fi
 	# cmdline: extra kernel arguments for this suite's boot, if any
 	[ -f "$TOP/tests/guest/$s/cmdline" ] && read -ra args < "$TOP/tests/guest/$s/cmdline"
 	# load: a load suite, which runs notick.load= seconds of load (its own
@@ -165,7 +172,7 @@ run_guest_suite() {
 	# at run time patches kernel text (tests/guest/lib/trace.sh).
 	local tev t0=$SECONDS
 	tev="trace_event=$(grep -v '^#' "$TOP/tests/guest/lib/events" | tr / : | paste -sd,)"
-	with_heartbeat "suite $name" boot -f "$flavour" "${kernel[@]}" "${qmp[@]}" -s "$s" -o "$out" \
+	with_heartbeat "suite $name" boot -f "$flavour" "${kernel[@]}" "${qmp[@]}" "${dev[@]}" -s "$s" -o "$out" \
 		-t "$limit" -c "$cpus" -C "$cpu" -- "$tev" "${args[@]}"
 	rc=$?
 	# Each boot's share of make test's time budget
