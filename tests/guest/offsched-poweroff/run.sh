@@ -70,8 +70,11 @@ ktap_check "every CPU online again" '[ "$(cat $SYS/online)" = 0-3 ]'
 # The loader runs on this Intel CPU without the hypervisor bit (./cpu).
 # A late load rendezvouses the online CPUs only: a sibling thread that
 # runs a callback would run through the update of its core, so the load
-# is refused (EBUSY), while a sibling simply offline does not stop it
-# (no firmware here: nothing is loaded, the write succeeds).
+# is refused (EBUSY), while a sibling simply offline does not stop it.
+# There is no firmware here: 6.1 then loads nothing and the write
+# succeeds, 6.12 says so (ENOENT, from request_microcode_fw()).
+uc_none=OK
+case $(uname -r) in 6.1.*) ;; *) uc_none=ENOENT ;; esac
 UC=$SYS/microcode/reload
 ktap_check "the late microcode loader is there ($UC)" '[ -w $UC ]'
 $ctl write $C1/service echo > /dev/null
@@ -80,10 +83,10 @@ expect "a late microcode load while echo runs on CPU 1 is refused" $UC 1 EBUSY
 out=$($ctl ring 1 10)
 ktap_check "echo on CPU 1 goes on ($out); the log names it" \
 	'case "$out" in "OK n=10 "*) true ;; *) false ;; esac &&
-	 dmesg | grep -q "CPU 1 runs an OFFSCHED callback, aborting microcode update"'
+	 dmesg | grep -q "microcode: CPU 1 runs an OFFSCHED callback"'
 expect "stop echo on CPU 1" $C1/control stop OK
 expect "CPU 1 offline by hand, no callback" $ONLINE1 0 OK
-expect "then a late load is not refused" $UC 1 OK
+expect "then a late load is not refused: no firmware" $UC 1 $uc_none
 expect "CPU 1 online again" $ONLINE1 1 OK
 
 # --- the power-off -----------------------------------------------------------
