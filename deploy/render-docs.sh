@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Render the series' Documentation/ pages, as the patched tree has them,
 # to docs/ (make docs): docs/sched-notick.rst and docs/offsched.rst, each
-# with a header naming its source.  Never edit those two by hand.
+# with a header naming its source; the default base's only (qemu/lib.sh).
+# Never edit those two by hand.
 #   deploy/render-docs.sh [--check]   --check: fail if docs/ differs
 set -euo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
+[ "$KVER" = "$DEFAULT_KVER" ] ||
+	die "docs/ renders the default base, $DEFAULT_KVER: run it without KVER=$KVER"
 [ -f "$TREE/Makefile" ] || die "no patched tree ${TREE#"$TOP"/} (make tree)"
 check=
 [ "${1:-}" = --check ] && check=1

@@ -5,8 +5,11 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # The base: Debian's linux-source-$KVER.  Each base has its own series
 # (patches/NAME/$KVER/) and its own build directory, build/$KVER/, with
 # its pristine tree, patched tree, O= directories and test results, so
-# that two bases never share an object directory.
-KVER=${KVER:-6.1}
+# that two bases never share an object directory.  The default base, the
+# one make test and make compare-test take and docs/ renders, is named
+# here only.
+DEFAULT_KVER=6.1
+KVER=${KVER:-$DEFAULT_KVER}
 [[ $KVER =~ ^[0-9]+\.[0-9]+$ ]] || { printf 'error: KVER=%s is not a kernel version such as 6.1\n' "$KVER" >&2; exit 1; }
 export KVER
 BUILD=${BUILD:-$TOP/build/$KVER}

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The front page and docs/: README.md under 150 lines, its first command
 # the apt-get line; every Markdown table fits 100 columns; the two .rst
-# pages are what deploy/render-docs.sh renders from the patched tree
-# (make docs) and parse outside the kernel (docutils, errors fatal);
+# pages are what deploy/render-docs.sh renders from the default base's
+# patched tree (make docs) and parse outside the kernel (docutils, errors fatal);
 # every docs/ link of README.md exists; README.md's headline is, line for
 # line, that of the results page it names (make publish-results), and
 # that page says which commit, kernel, QEMU and host made it; the lines
@@ -24,10 +24,13 @@ check "README.md is a front page: $lines lines (< 150), first command: $first" \
 	'[ "$lines" -lt 150 ] && [ "${first#    apt-get }" != "$first" ]'
 wide=$(awk 'FNR == 1 { f = FILENAME } /^\|/ && length > 100 { print f ":" FNR }' README.md docs/*.md CHANGELOG.md)
 check "every table fits 100 columns${wide:+: $wide}" '[ -z "$wide" ]'
-"$TOP/qemu/tree.sh" > /dev/null 2>&1 && "$TOP/deploy/render-docs.sh" --check > "$BUILD/test/host/docs.render" 2>&1
+# docs/ renders the default base's pages, whichever base this run tests.
+dflt=(env KVER="$DEFAULT_KVER" BUILD="$TOP/build/$DEFAULT_KVER")
+"${dflt[@]}" "$TOP/qemu/tree.sh" > /dev/null 2>&1 &&
+	"${dflt[@]}" "$TOP/deploy/render-docs.sh" --check > "$BUILD/test/host/docs.render" 2>&1
 rc=$?
 sed 's/^/# /' "$BUILD/test/host/docs.render"
-check "docs/sched-notick.rst and docs/offsched.rst are the patched tree's (make docs)" '[ $rc = 0 ]'
+check "docs/sched-notick.rst and docs/offsched.rst are the default base's ($DEFAULT_KVER) patched tree's (make docs)" '[ $rc = 0 ]'
 check "both .rst pages parse outside the kernel (rst2html, errors fatal)" \
 	'rst2html --halt=error docs/sched-notick.rst > /dev/null && rst2html --halt=error docs/offsched.rst > /dev/null'
 missing=$(grep -o '](docs/[^)]*)\|](CHANGELOG.md)\|](LICENSE)' README.md | sed 's/^](//; s/)$//' |
