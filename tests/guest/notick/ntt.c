@@ -20,10 +20,11 @@
  *	parent (on CPU 0) waits until the child spins and CPU's tick is
  *	stopped (up to 10 s: tick_stop_ms=-1 if it never was), counts CPU's
  *	LOC interrupts over SECONDS while forcing GPS synchronize_rcu()
- *	calls, stops the child and prints what both saw as key=value lines,
- *	with the LOC count from the fork to the stop (fork, admission, first
- *	return to user space, and the CPU's own RCU callbacks queued
- *	meanwhile, if it invokes them).
+ *	calls (the window, between the trace marker lines "ntt: spin
+ *	window" and "ntt: spin ends"), stops the child and prints what both
+ *	saw as key=value lines, with the LOC count from the fork to the
+ *	stop (fork, admission, first return to user space, and the CPU's
+ *	own RCU callbacks queued meanwhile, if it invokes them).
  *   ntt spin-files CPU SECONDS NFILES
  *	Like spin without grace periods, but the child creates and unlinks
  *	NFILES files in /tmp once admitted (RCU callbacks queued on CPU),
@@ -759,6 +760,7 @@ static int cmd_spin(int cpu, double seconds, int gps)
 	else
 		sleep_s(0.1);
 	loc0 = loc_count(cpu);
+	trace_mark("ntt: spin window");
 	restarts0 = tick_restarts(cpu);
 	print_hrtimers("hrtimers_after_stop", cpu);
 	for (t = 0; t < seconds; t += 1.0) {
