@@ -10,6 +10,9 @@
 #   trace_only [EVENT...]  record only these events (system/event), none
 #                          without any; one not enabled from boot is a
 #                          kernel log failure (a "BUG:" line in dmesg)
+#   trace_cpu CPU|all      record the events of CPU only, or of every CPU
+#                          again (the mask as booted); a mask the kernel
+#                          refuses is a kernel log failure too
 TR=/sys/kernel/tracing
 TRACE_EVENTS=$(grep -v '^#' /tests/lib/events 2>/dev/null)
 trace_only() {
@@ -24,4 +27,15 @@ trace_only() {
 		[ "$(cat $TR/events/$e/enable 2>/dev/null)" = 1 ] ||
 			echo "notick: BUG: trace event $e not enabled from boot (tests/guest/lib/events)" > /dev/kmsg
 	done
+}
+trace_cpu() {
+	[ -n "${TRACE_ALL_CPUS:-}" ] || TRACE_ALL_CPUS=$(cat $TR/tracing_cpumask)
+	if [ "$1" = all ]; then
+		set -- "$TRACE_ALL_CPUS"
+	else
+		set -- "$(printf '%x' $((1 << $1)))"
+	fi
+	echo "$1" > $TR/tracing_cpumask &&
+		[ $((0x$(cat $TR/tracing_cpumask))) = $((0x$1)) ] ||
+		echo "notick: BUG: tracing_cpumask $1 refused" > /dev/kmsg
 }

@@ -36,7 +36,7 @@ ktap_check "a SCHED_NOTICK thread spins on CPU $CPU, its tick stopped ($(cat $SY
 # context switches, work items, timers, hrtimers, local timer interrupts.
 echo 0 > $TR/tracing_on; echo > $TR/trace
 echo 4096 > $TR/buffer_size_kb
-echo $((1 << CPU)) > $TR/tracing_cpumask
+trace_cpu $CPU
 EVS="sched/sched_switch workqueue/workqueue_execute_start timer/timer_expire_entry
      timer/hrtimer_expire_entry irq_vectors/local_timer_entry timer/hrtimer_start
      timer/hrtimer_cancel timer/tick_stop irq_vectors/local_timer_exit"
@@ -49,7 +49,7 @@ load_start $T/stress
 l1=$(loc $CPU) y1=$(cat $SYS/yields) r1=$(cat $SYS/tick_restarts) u1=$(utime_of $hold)
 echo 0 > $TR/tracing_on
 trace_only
-echo ff > $TR/tracing_cpumask
+trace_cpu all
 # what ran on CPU 1, with counts, and the events around each interrupt
 sed -n 's/.*sched_switch: .*==> next_comm=\([^ ]*\) .*/ran \1/p
 	s/.*workqueue_execute_start: .*function \([^ ]*\).*/work \1/p

@@ -42,10 +42,10 @@ ktap_note "watchdog_cpumask: $(cat /proc/sys/kernel/watchdog_cpumask)"
 # released_CPU: 1 once CPU's thread, its tick stopped, was released
 released_1=0 released_2=0
 for cpu in 1 2; do
-	echo $((1 << cpu)) > $TR/tracing_cpumask
+	trace_cpu $cpu
 	traced "irq_vectors/local_timer_entry irq_vectors/call_function_single_entry irq_vectors/reschedule_entry timer/hrtimer_expire_entry timer/timer_expire_entry timer/tick_stop sched/sched_switch sched/sched_wakeup" \
 		"$NTT" spin $cpu 2 2 > $T/spin$cpu 2>&1
-	echo ff > $TR/tracing_cpumask
+	trace_cpu all
 	dump $T/spin$cpu
 	grep -B6 -A2 "local_timer_entry" $TR/trace | tail -n 60 | sed "s/^/# /"
 	l=$(kv $T/spin$cpu loc_delta) r=$(kv $T/spin$cpu tick_restarts_in_window)

@@ -408,10 +408,10 @@ ktap_check "before the 60 s spin, CPU $CPU holds a sleeper's hrtimer and the ban
 	'grep -q " hrtimer_wakeup" $T/spin60.before &&
 	 grep -q " $BW" $T/spin60.before &&
 	 ! grep -q " notick_grace_timer_fn" $T/spin60.before'
-echo $((1 << CPU)) > $TR/tracing_cpumask
+trace_cpu $CPU
 traced "irq_vectors/local_timer_entry timer/hrtimer_expire_entry timer/timer_expire_entry timer/hrtimer_start timer/timer_start timer/tick_stop" \
 	"$NTT" spin $CPU 60 20 > $T/spin60 2>&1
-echo ff > $TR/tracing_cpumask
+trace_cpu all
 kill $sleeper $rtloop
 wait $sleeper $rtloop 2> /dev/null
 dump $T/spin60
