@@ -56,10 +56,18 @@ def source(top):
     git = ['git', '-C', top]
     dirty = subprocess.run(git + ['status', '--porcelain', '--untracked-files=no'],
                            capture_output=True, text=True).stdout.strip()
+    # The commit the run started on (the Makefile's NOTICK_HEAD_AT_START):
+    # what it built and booted.  A HEAD that moved during the run leaves the
+    # results of no one commit.
+    head = run(*git, 'rev-parse', 'HEAD')
+    commit = os.environ.get('NOTICK_HEAD_AT_START') or head
+    tree = 'with uncommitted changes' if dirty else 'clean'
+    if commit != head:
+        tree = 'changed during the run (HEAD %s at its end)' % head[:12]
     return {
-        'commit': run(*git, 'rev-parse', 'HEAD'),
-        'subject': run(*git, 'log', '-1', '--format=%s'),
-        'tree': 'with uncommitted changes' if dirty else 'clean',
+        'commit': commit,
+        'subject': run(*git, 'log', '-1', '--format=%s', commit),
+        'tree': tree,
         'base': 'Debian linux-source-%s %s' % (kver(), run('dpkg-query', '-W', '-f=${Version}',
                                                            'linux-source-' + kver())),
     }

@@ -12,7 +12,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, 'compare'))
 import tap  # noqa: E402
-from scratch import scratch_repo  # noqa: E402
+from scratch import git, scratch_repo  # noqa: E402
 from provenance import build_dir, kver  # noqa: E402
 
 TESTS = []
@@ -51,7 +51,8 @@ def scratch(dirty=False):
 def record(top, started, result='1300 passed, 0 failed', suites='all', env=None):
     out = os.path.join(build_dir(top), 'test', 'summary.md')
     e = dict(os.environ)
-    for k in ('NOTICK_CACHE_AT_START', 'NOTICK_BUILD_AT_START', 'NOTICK_DEPS_AT_START'):
+    for k in ('NOTICK_CACHE_AT_START', 'NOTICK_BUILD_AT_START', 'NOTICK_DEPS_AT_START',
+              'NOTICK_HEAD_AT_START'):
         e.pop(k, None)
     e.update(env or {})
     p = subprocess.run([sys.executable, os.path.join(HERE, 'record.py'), out, top, str(started),
@@ -132,6 +133,20 @@ def publish_keeps_record():
     kept = [f for f in os.listdir(os.path.join(top, 'docs', 'results'))]
     assert kept == ['%s-%s-make-test.md' % (rec.split()[5], head[:12])], kept
     assert open(os.path.join(top, 'docs', 'results', kept[0])).read() == rec
+
+
+@test
+def record_head_moved():
+    """the commit is the one the run started on; a HEAD that moved during the run is said so"""
+    top = scratch()
+    first = subprocess.run(['git', '-C', top, 'rev-parse', 'HEAD'], capture_output=True,
+                           text=True).stdout.strip()
+    git(top, 'commit', '-q', '--allow-empty', '-m', 'a later one')
+    rec = record(top, time.time() - 100, env=dict(COLD, NOTICK_HEAD_AT_START=first))
+    assert '- commit: `%s` (the subject), tree changed during the run (HEAD ' % first in rec, rec
+    p = publish(top)
+    assert p.returncode == 1 and 'changed during the run' in p.stderr, p
+    assert os.listdir(os.path.join(top, 'docs', 'results')) == []
 
 
 @test

@@ -26,7 +26,7 @@ SOURCE_PREFIX = '(From ['
 README_BEGIN = re.compile(r'^<!-- headline from (docs/results/[^ ]+\.md) -->$')
 # A record's first lines: its date, its commit, the tree
 RECORD = re.compile(r'^# make test: run of (\d{4}-\d\d-\d\d) .*\n\n'
-                    r'- commit: `([0-9a-f]{40})` .*, tree (clean|with uncommitted changes)$', re.M)
+                    r'- commit: `([0-9a-f]{40})` .*, tree (clean|with uncommitted changes|changed during the run .*)$', re.M)
 
 
 def headline(lines, begin, end):
@@ -62,8 +62,8 @@ def publish_record(top):
               file=sys.stderr)
         return 1
     if m.group(3) != 'clean':
-        print('publish: the make test run was made on a tree with uncommitted changes',
-              file=sys.stderr)
+        print('publish: the make test run was made on a tree with uncommitted changes'
+              ' or one that changed during the run', file=sys.stderr)
         return 1
     name = 'docs/results/%s-%s-make-test.md' % (m.group(1), m.group(2)[:12])
     with open(os.path.join(top, name), 'w') as f:
@@ -93,7 +93,8 @@ def main():
         print('publish: the run failed; its page is not published', file=sys.stderr)
         return 1
     if prov['tree'] != 'clean':
-        print('publish: the run was made on a tree with uncommitted changes', file=sys.stderr)
+        print('publish: the run was made on a tree with uncommitted changes'
+              ' or one that changed during the run', file=sys.stderr)
         return 1
     lines = page.splitlines()
     h = headline(lines, lambda x: x == HEAD_BEGIN, HEAD_END)

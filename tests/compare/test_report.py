@@ -74,7 +74,8 @@ def run_report(status='ok', results=RESULTS, built_after=True, dirty=False, cons
             f.write(text)
     # as run by hand: not the start state of a make run these tests run in
     env = {k: v for k, v in os.environ.items()
-           if k not in ('NOTICK_CACHE_AT_START', 'NOTICK_BUILD_AT_START', 'NOTICK_DEPS_AT_START')}
+           if k not in ('NOTICK_CACHE_AT_START', 'NOTICK_BUILD_AT_START', 'NOTICK_DEPS_AT_START',
+                        'NOTICK_HEAD_AT_START')}
     rc = subprocess.run([sys.executable, os.path.join(HERE, 'report.py'), out, top, str(started),
                          status, 'DURATION=10', 'REPEATS=3'], capture_output=True,
                         env=env).returncode
