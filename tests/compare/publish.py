@@ -6,7 +6,8 @@ test's record of its last run there too (publish_record()).
 
     publish.py TOP
 
-Copies build/KVER/compare/results.md to docs/results/DATE-COMMIT.md and puts
+Copies build/KVER/compare/results.md to docs/results/DATE-COMMIT.md (on
+a base other than the default, DATE-COMMIT-KVER.md, and no more) and puts
 its headline (the lines between report.py's markers) between README.md's
 "<!-- headline from docs/results/... -->" and "<!-- headline end -->"
 lines, naming the page (and, in the line after them, linking to it).  Refuses a run that failed or ran on a tree with
@@ -20,7 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import HEAD_BEGIN, HEAD_END  # noqa: E402
-from provenance import build_dir  # noqa: E402
+from provenance import build_dir, kver  # noqa: E402
 
 SOURCE_PREFIX = '(From ['
 README_BEGIN = re.compile(r'^<!-- headline from (docs/results/[^ ]+\.md) -->$')
@@ -37,6 +38,18 @@ def headline(lines, begin, end):
                 if lines[j] == end:
                     return i, j
     return None
+
+
+def base_suffix(top):
+    """'' on the default base (qemu/lib.sh's DEFAULT_KVER), '-KVER' on
+    another: its pages and records are kept under names of their own, and
+    README.md, which quotes the default base's, is left alone."""
+    try:
+        m = re.search(r'^DEFAULT_KVER=(\S+)$', open(os.path.join(top, 'qemu', 'lib.sh')).read(),
+                      re.M)
+    except OSError:
+        m = None
+    return '' if not m or m.group(1) == kver() else '-' + kver()
 
 
 def publish_record(top):
@@ -65,7 +78,7 @@ def publish_record(top):
         print('publish: the make test run was made on a tree with uncommitted changes'
               ' or one that changed during the run', file=sys.stderr)
         return 1
-    name = 'docs/results/%s-%s-make-test.md' % (m.group(1), m.group(2)[:12])
+    name = 'docs/results/%s-%s-make-test%s.md' % (m.group(1), m.group(2)[:12], base_suffix(top))
     with open(os.path.join(top, name), 'w') as f:
         f.write(rec)
     print('publish: %s written (make test\'s record)' % name)
@@ -101,9 +114,13 @@ def main():
     if not h:
         print('publish: the page has no headline', file=sys.stderr)
         return 1
-    name = 'docs/results/%s-%s.md' % (prov['started'][:10], prov['commit'][:12])
+    sfx = base_suffix(top)
+    name = 'docs/results/%s-%s%s.md' % (prov['started'][:10], prov['commit'][:12], sfx)
     with open(os.path.join(top, name), 'w') as f:
         f.write(page)
+    if sfx:
+        print('publish: %s written; README.md quotes the default base\'s pages only' % name)
+        return 0
     readme = open(os.path.join(top, 'README.md')).read().splitlines()
     r = headline(readme, README_BEGIN.match, HEAD_END)
     if not r:

@@ -213,6 +213,22 @@ def publish_quotes_the_page():
 
 
 @test
+def publish_other_base():
+    """on a base other than the default, publish.py keeps the page as DATE-COMMIT-KVER.md and leaves README.md"""
+    _, page, res, head, top = run_report()
+    with open(os.path.join(top, 'README.md'), 'w') as f:
+        f.write(README)
+    os.makedirs(os.path.join(top, 'qemu'))
+    with open(os.path.join(top, 'qemu', 'lib.sh'), 'w') as f:
+        f.write('DEFAULT_KVER=9.9\n')
+    p = publish(top)
+    assert p.returncode == 0, p.stderr
+    name = 'docs/results/%s-%s-%s.md' % (res['provenance']['started'][:10], head[:12], kver())
+    assert open(os.path.join(top, name)).read() == page, os.listdir(os.path.join(top, 'docs', 'results'))
+    assert open(os.path.join(top, 'README.md')).read() == README
+
+
+@test
 def publish_refuses():
     """publish.py refuses a failed run, a run on a changed tree, a README without the markers"""
     _, _, _, _, top = run_report(status='boot plain did not finish')
