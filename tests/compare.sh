@@ -64,7 +64,9 @@
 #             network namespace, sender and receiver on CPU 0 (boot 1):
 #             no filter, four nftables rules at the receiving device's
 #             ingress, and the same rules in the OFFSCHED pkt service on
-#             the offlined CPU. PKT_PACED datagrams at PKT_RATE per second
+#             the offlined CPU; pkt-nft-long, pkt-offsched-long: both
+#             filters with 28 more rules ahead of the four (32, the pkt
+#             service's most), none of which the flow matches. PKT_PACED datagrams at PKT_RATE per second
 #             (each one's latency, CPU 0's busy time per packet), then
 #             PKT_FLOOD as fast as the sender goes (the rate received, the
 #             losses): tests/compare/guest/pkt.sh
@@ -79,7 +81,7 @@
 #                    steps-nohz,steps-nohz-cfs,steps-cfs,
 #                    steps-mainline-cfs,timer-hrtimer,timer-notick,
 #                    timer-offsched,timer-doorbell,timer-nohz,pkt-none,
-#                    pkt-nft,pkt-offsched
+#                    pkt-nft,pkt-offsched,pkt-nft-long,pkt-offsched-long
 #             (the default: two kernels, the series' and mainline;
 #             icount-jump, mainline-icount-jump, which build both again
 #             with JUMP_LABEL=y, notick-nocb-off, which builds a third,
@@ -105,7 +107,7 @@ started=${NOTICK_COMPARE_STARTED:-$(date +%s)}
 
 CPUS=${CPUS:-2}
 [[ $CPUS =~ ^[0-9]+$ ]] || die "CPUS must be a number (got '$CPUS')"
-DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs,timer-hrtimer,timer-notick,timer-offsched,timer-doorbell,timer-nohz,pkt-none,pkt-nft,pkt-offsched
+DEFAULT=cfs,fifo,nohz,nohz-cfs,nohz-throttled,notick,offsched,mainline-cfs,icount,mainline-icount,steps-notick,steps-nohz,steps-nohz-cfs,steps-cfs,steps-mainline-cfs,timer-hrtimer,timer-notick,timer-offsched,timer-doorbell,timer-nohz,pkt-none,pkt-nft,pkt-offsched,pkt-nft-long,pkt-offsched-long
 known=",$DEFAULT,icount-jump,mainline-icount-jump,mainline-fifo,notick-isolate,notick-nocb-off,paired,paired-gettime,paired-same,"
 scale= dur=10 nprobe=1
 if [ "$CPUS" -gt 2 ]; then
@@ -232,7 +234,7 @@ count_steps() {
 }
 
 pick() { tr ',' '\n' <<< "$SCENARIOS" | grep -E "$1" | paste -sd,; }
-ours=$(pick '^(cfs|fifo|notick|notick-isolate|offsched|steps-notick|steps-cfs|timer-(hrtimer|notick|offsched|doorbell)|pkt-(none|nft|offsched))$')
+ours=$(pick '^(cfs|fifo|notick|notick-isolate|offsched|steps-notick|steps-cfs|timer-(hrtimer|notick|offsched|doorbell)|pkt-(none|nft|offsched|nft-long|offsched-long))$')
 mainline=$(pick '^(mainline-(cfs|fifo)|steps-mainline-cfs)$')
 [ -n "$ours" ] && boot plain compare "$ours" ""
 nohz=$(pick '^((steps|timer)-)?nohz')

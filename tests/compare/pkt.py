@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-"""compare-test's packet rows: the runs of pkt-none, pkt-nft and
-pkt-offsched (tests/compare/guest/pkt.sh), analysed, summarised and
-printed as their own table.  Imported by analyze.py and report.py."""
+"""compare-test's packet rows: the runs of pkt-none, pkt-nft,
+pkt-offsched, pkt-nft-long and pkt-offsched-long
+(tests/compare/guest/pkt.sh), analysed, summarised and printed as their
+own table.  Imported by analyze.py and report.py."""
 import re
 import statistics
 
@@ -9,8 +10,12 @@ from outcome import outcome
 
 PKT_LABEL = {'pkt-none': 'no filter',
              'pkt-nft': 'nftables, 4 rules at ingress',
-             'pkt-offsched': 'OFFSCHED pkt service, 4 rules'}
-PKT_ORDER = ['pkt-none', 'pkt-nft', 'pkt-offsched']
+             'pkt-offsched': 'OFFSCHED pkt service, 4 rules',
+             'pkt-nft-long': 'nftables, 32 rules at ingress',
+             'pkt-offsched-long': 'OFFSCHED pkt service, 32 rules'}
+PKT_ORDER = ['pkt-none', 'pkt-nft', 'pkt-offsched', 'pkt-nft-long', 'pkt-offsched-long']
+# the rules each filter holds (pkt.sh: the long lists have 28 more)
+PKT_RULES = {'pkt-nft': 4, 'pkt-offsched': 4, 'pkt-nft-long': 32, 'pkt-offsched-long': 32}
 # /proc/stat's unit, USER_HZ: 100 on x86 (the ABI's, whatever HZ is)
 TICK_US = 10000
 PKT_COLS = [('paced_lat_p50_us', '%.1f'), ('paced_lat_p99_us', '%.1f'),
@@ -36,14 +41,24 @@ def phases(lines):
     return out
 
 
+def filter_rules(sc, lines):
+    """The rules the filter listed after the run: the pkt service's
+    numbered lines, or the statements of the nftables chain (the lines
+    that drop, accept or count)."""
+    if sc.startswith('pkt-offsched'):
+        return [l for l in lines if re.match(r'^\d+ ', l)]
+    return [l for l in lines if re.search(r'\b(drop|accept)$', l.strip()) or
+            'counter' in l.split()]
+
+
 def filter_count(sc, lines):
     """How many packets of the flow the filter saw: the packets of the
     last rule (pass UDP to 9000) as the filter counted them; None for no
     filter, or when its output has no such count."""
-    if sc == 'pkt-offsched':
-        rules = [l for l in lines if re.match(r'^\d+ ', l)]
+    if sc.startswith('pkt-offsched'):
+        rules = filter_rules(sc, lines)
         m = re.search(r' packets (\d+) ', rules[-1] + ' ') if rules else None
-    elif sc == 'pkt-nft':
+    elif sc.startswith('pkt-nft'):
         last = [l for l in lines if 'udp dport 9000' in l and 'counter packets' in l
                 and 'accept' in l]
         m = re.search(r'counter packets (\d+)', last[-1]) if last else None
@@ -95,6 +110,9 @@ def analyse_pkt(sc, run):
     if sc != 'pkt-none':
         if seen is None:
             return fail('the filter\'s count of the flow is missing')
+        nrules = len(filter_rules(sc, run.get(fkey, [])))
+        if nrules != PKT_RULES[sc]:
+            return fail('the filter held %d rules, not %d' % (nrules, PKT_RULES[sc]))
         if seen < delivered:
             return fail('the filter counted %d packets of the flow, %d were delivered: '
                         'not in the path' % (seen, delivered))
@@ -142,7 +160,7 @@ def pkt_lines(summary):
     print('  included; flood kpps: datagrams received per second of a flood as fast as the sender')
     print('  goes; lost: of the flood, not received (a full ring or backlog drops them).')
     base = summary.get('pkt-none', {})
-    for sc in ('pkt-nft', 'pkt-offsched'):
+    for sc in PKT_ORDER[1:]:
         s = summary.get(sc, {})
         if 'error' in s or 'error' in base or not s or not base:
             continue

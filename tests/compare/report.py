@@ -141,10 +141,36 @@ def headline(res):
                 LABEL.get(p, p), fmt(x.get('paced_lat_p50_us'), '%.1f'),
                 fmt(x.get('paced_lat_p99_us'), '%.1f'), fmt(x.get('cpu0_us_per_pkt'), '%.2f'),
                 fmt(x.get('flood_kpps'), '%.1f'), fmt(x.get('flood_lost'))))
+        out += pkt_verdict(sc)
     failed = sorted(k for k, v in sc.items() if 'error' in v)
     if failed:
         out.append('')
         out.append('Failed scenarios (no numbers): %s.' % ', '.join(failed))
+    return out
+
+
+def pkt_verdict(sc):
+    """Where the offload wins and where it loses: for each length of rule
+    list, the receiving CPU's time per packet and the latency p50 of the
+    pkt service against nftables' (the packet rows above, not new
+    numbers)."""
+    out = []
+    for n, nft, off in (('4', 'pkt-nft', 'pkt-offsched'),
+                        ('32', 'pkt-nft-long', 'pkt-offsched-long')):
+        a, b = sc.get(nft, {}), sc.get(off, {})
+        if 'error' in a or 'error' in b or not a or not b:
+            continue
+        parts = []
+        for what, k in (('CPU 0 per packet', 'cpu0_us_per_pkt'),
+                        ('latency p50', 'paced_lat_p50_us'), ('flood rate', 'flood_kpps')):
+            if a.get(k) and b.get(k) is not None:
+                parts.append('%s x%.2f' % (what, b[k] / a[k]))
+        if parts:
+            out.append('%s rules: the pkt service / nftables: %s.' % (n, ', '.join(parts)))
+    if out:
+        out.insert(0, '')
+        out.append('(CPU 0 per packet or latency below x1, or a flood rate above it: the offload'
+                   ' wins.)')
     return out
 
 

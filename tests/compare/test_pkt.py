@@ -31,23 +31,37 @@ def phase(name, sent, got, span_ns, lat_ns, ticks, rc=0):
             'lat_max_ns=%d' % lat_ns[2], 'cpu0_busy_ticks=%d' % ticks]
 
 
-def log(sc, rep=1, seen=None, paced=None, flood=None, rc=0, extra=()):
+def log(sc, rep=1, seen=None, paced=None, flood=None, rc=0, extra=(), nrules=None):
     """One run's data log: 20000 paced datagrams (latencies 20/80/400 us,
     CPU 0 busy 100 ticks = 1 s: 50 us per packet), a flood of 100000 of
-    which 90000 arrive in 2 s (45 kpps); the filter's count of the flow."""
+    which 90000 arrive in 2 s (45 kpps); the filter's count of the flow
+    and its rules, as pkt.sh lists them (NRULES of them: the scenario's
+    count unless given)."""
     lines = ['@@ begin %s %d' % (sc, rep), '@@ pkt']
     lines += paced or phase('paced', 20000, 20000, 4 * 10**9, (20000, 80000, 400000), 100)
     lines += flood or phase('flood', 100000, 90000, 2 * 10**9, (50000, 900000, 2000000), 200)
     flow = 110000 if seen is None else seen
-    if sc == 'pkt-offsched':
-        lines += ['@@ pkt-filter offsched',
-                  '0 drop proto udp src 0.0.0.0/0 dst 0.0.0.0/0 sport 0-65535 dport 9001-9001 '
-                  'packets 0 bytes 0',
-                  '3 pass proto udp src 0.0.0.0/0 dst 0.0.0.0/0 sport 0-65535 dport 9000-9000 '
-                  'packets %d bytes %d' % (flow, flow * 92), 'pkt_matched=%d' % flow]
-    elif sc == 'pkt-nft':
+    extra_rules = pkt.PKT_RULES.get(sc, 4) - 4 if nrules is None else nrules - 4
+    if sc.startswith('pkt-offsched'):
+        lines += ['@@ pkt-filter offsched']
+        lines += ['%d drop proto udp src 10.9.1.%d/32 dst 0.0.0.0/0 sport 0-65535 '
+                  'dport 9000-9000 packets 0 bytes 0' % (i, i + 1) for i in range(extra_rules)]
+        lines += ['%d %s proto %s src %s dst 0.0.0.0/0 sport 0-65535 dport %s packets %d '
+                  'bytes %d' % (extra_rules + i, verb, proto, src, port, n, n * 92)
+                  for i, (verb, proto, src, port, n) in enumerate([
+                      ('drop', 'udp', '0.0.0.0/0', '9001-9001', 0),
+                      ('drop', 'tcp', '0.0.0.0/0', '0-65535', 0),
+                      ('count', 'udp', '10.9.0.1/32', '9000-9000', flow),
+                      ('pass', 'udp', '0.0.0.0/0', '9000-9000', flow)])]
+        lines += ['pkt_matched=%d' % flow]
+    elif sc.startswith('pkt-nft'):
         lines += ['@@ pkt-filter nft', 'table netdev pkt {', '\tchain in {',
-                  '\t\tudp dport 9001 drop',
+                  '\t\ttype filter hook ingress device "v1" priority filter; policy accept;']
+        lines += ['\t\tip saddr 10.9.1.%d udp dport 9000 drop' % (i + 1)
+                  for i in range(extra_rules)]
+        lines += ['\t\tudp dport 9001 drop', '\t\tip protocol 6 drop',
+                  '\t\tip saddr 10.9.0.1 udp dport 9000 counter packets %d bytes %d'
+                  % (flow, flow * 92),
                   '\t\tudp dport 9000 counter packets %d bytes %d accept' % (flow, flow * 92),
                   '\t}', '}']
     else:
@@ -82,7 +96,7 @@ def one(text):
 @test
 def good_run():
     """a run of each filter: latency, CPU 0 per packet, flood rate and losses from the log"""
-    rc, table, res = analyse(log('pkt-none') + log('pkt-nft') + log('pkt-offsched'))
+    rc, table, res = analyse(''.join(log(sc) for sc in pkt.PKT_ORDER))
     assert rc == 0, table
     for sc in pkt.PKT_ORDER:
         s = res['scenarios'][sc]
@@ -92,6 +106,18 @@ def good_run():
         assert abs(s['flood_kpps'] - 45.0) < 1e-9 and s['flood_lost'] == 10000, s
     assert 'Packets: UDP over a veth pair' in table, table
     assert 'OFFSCHED pkt service, 4 rules / no filter: latency p50 x1.00' in table, table
+    assert 'OFFSCHED pkt service, 32 rules / no filter: latency p50 x1.00' in table, table
+    assert 'nftables, 32 rules at ingress  ' in table, table
+
+
+@test
+def rule_count():
+    """a filter that did not hold the scenario's rules (4, or 32 for the long lists) fails the run"""
+    for sc, n in (('pkt-offsched-long', 4), ('pkt-nft-long', 31), ('pkt-nft', 32),
+                  ('pkt-offsched', 5)):
+        rc, _, run, _ = one(log(sc, nrules=n))
+        assert rc == 1 and not run['ok'], (sc, run)
+        assert run['error'] == 'the filter held %d rules, not %d' % (n, pkt.PKT_RULES[sc]), run
 
 
 @test
@@ -140,6 +166,20 @@ def headline_rows():
     assert any(l.startswith('| OFFSCHED pkt service, 4 rules |') for l in rows), lines
     assert not any(l.startswith('| nftables') for l in rows), lines
     assert 'Failed scenarios (no numbers): pkt-nft.' in lines, lines
+    assert not any(l.startswith('4 rules: the pkt service') for l in lines), lines
+
+
+@test
+def headline_verdict():
+    """the headline says, per length of rule list, the pkt service against nftables"""
+    cheap = phase('paced', 20000, 20000, 4 * 10**9, (20000, 80000, 400000), 50)
+    _, _, res = analyse(log('pkt-none') + log('pkt-nft') + log('pkt-offsched') +
+                        log('pkt-nft-long') + log('pkt-offsched-long', paced=cheap))
+    lines = report.headline(res)
+    assert ('4 rules: the pkt service / nftables: CPU 0 per packet x1.00, latency p50 x1.00, '
+            'flood rate x1.00.') in lines, lines
+    assert ('32 rules: the pkt service / nftables: CPU 0 per packet x0.50, latency p50 x1.00, '
+            'flood rate x1.00.') in lines, lines
 
 
 def main():

@@ -7,9 +7,14 @@
 #   pkt-nft       four nftables rules at v1's ingress hook (Debian's nft)
 #   pkt-offsched  the same four rules in the OFFSCHED pkt service, its
 #                 verdicts given by the offlined CPU
+#   pkt-nft-long, pkt-offsched-long: the same, 28 more rules ahead of
+#                 the four (32, the pkt service's most): drop UDP from
+#                 10.9.1.1 ... 10.9.1.28 to port 9000, which every packet
+#                 of the flow is tried against and matches none of
 # The rules: drop UDP to port 9001, drop TCP, count UDP from 10.9.0.1 to
 # port 9000, pass UDP to port 9000; the flow, to port 9000, takes the
-# last two.  Each run has two phases: paced (pkt_paced datagrams at
+# last two.  The long lists' extra rules are written one by one (not as
+# an nftables set), so that both filters try each in turn.  Each run has two phases: paced (pkt_paced datagrams at
 # pkt_rate per second: the latency of each, and CPU 0's busy time, from
 # /proc/stat, over the phase) and flood (pkt_flood datagrams as fast as
 # the sender's socket takes them: the rate received, and the losses).
@@ -18,6 +23,8 @@
 IP=/usr/sbin/ip
 F=/tests/compare/pktflow
 pkt_ns=
+# the extra rules of the -long scenarios
+PKT_LONG=28
 
 # pkt_net: the namespace and the veth pair, once per boot
 pkt_net() {
@@ -61,7 +68,18 @@ pkt_phase() {
 	echo "cpu0_busy_ticks=$((b1 - b0))"
 }
 
-# pkt_nft on|off: the rules in nftables, at v1's ingress
+# pkt_long N BEFORE AFTER: the N extra rules, one per line, each BEFORE
+# its number AFTER
+pkt_long() {
+	local i=1
+	while [ $i -le "$1" ]; do
+		echo "$2$i$3"
+		i=$((i + 1))
+	done
+}
+
+# pkt_nft on|off [EXTRA]: the rules in nftables, at v1's ingress, EXTRA
+# more ahead of them
 pkt_nft() {
 	if [ "$1" = off ]; then
 		nsenter -t $pkt_ns -n nft delete table netdev pkt
@@ -71,6 +89,7 @@ pkt_nft() {
 	table netdev pkt {
 		chain in {
 			type filter hook ingress device v1 priority 0; policy accept;
+	$(pkt_long "${2:-0}" '		ip saddr 10.9.1.' ' udp dport 9000 drop')
 			udp dport 9001 drop
 			ip protocol tcp drop
 			ip saddr 10.9.0.1 udp dport 9000 counter
@@ -81,7 +100,8 @@ pkt_nft() {
 	nsenter -t $pkt_ns -n nft -f /tmp/pkt.nft
 }
 
-# pkt_offsched on|off: the rules in the pkt service of the measured CPU
+# pkt_offsched on|off [EXTRA]: the rules in the pkt service of the
+# measured CPU, EXTRA more ahead of them
 pkt_offsched() {
 	local d=/sys/devices/system/cpu/cpu$cpu/offsched
 	if [ "$1" = off ]; then
@@ -90,7 +110,11 @@ pkt_offsched() {
 	fi
 	modprobe offsched_mgr 2>/dev/null
 	[ -d $d ] || { echo "no $d" >&2; return 1; }
-	echo pkt > $d/service && echo clear > $d/pkt_rules && echo 4096 > $d/pkt_ring &&
+	echo pkt > $d/service && echo clear > $d/pkt_rules && echo 4096 > $d/pkt_ring || return
+	pkt_long "${2:-0}" 'add drop proto udp src 10.9.1.' ' dport 9000' > /tmp/pkt.long
+	while read -r rule; do
+		echo "$rule" > $d/pkt_rules || return
+	done < /tmp/pkt.long
 	echo "add drop proto udp dport 9001" > $d/pkt_rules &&
 	echo "add drop proto tcp" > $d/pkt_rules &&
 	echo "add count proto udp src 10.9.0.1 dport 9000" > $d/pkt_rules &&
@@ -98,12 +122,16 @@ pkt_offsched() {
 	echo start > $d/control
 }
 
-# run_pkt SCENARIO: one run of pkt-none, pkt-nft or pkt-offsched
+# run_pkt SCENARIO: one run of pkt-none, pkt-nft, pkt-offsched,
+# pkt-nft-long or pkt-offsched-long
 run_pkt() {
-	local sc=$1 filter=${1#pkt-} d=/sys/devices/system/cpu/cpu$cpu/offsched
+	local sc=$1 filter=${1#pkt-} extra=0 d=/sys/devices/system/cpu/cpu$cpu/offsched
+	case $filter in
+	*-long) filter=${filter%-long} extra=$PKT_LONG ;;
+	esac
 	pkt_net 2> /tmp/pkt.err ||
 		{ echo "@@ unavailable the veth pair: $(cat /tmp/pkt.err)"; return 1; }
-	if [ $filter != none ] && ! pkt_$filter on 2> /tmp/pkt.err; then
+	if [ $filter != none ] && ! pkt_$filter on $extra 2> /tmp/pkt.err; then
 		echo "@@ unavailable the $filter rules: $(cat /tmp/pkt.err)"
 		return 1
 	fi

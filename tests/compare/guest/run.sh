@@ -18,7 +18,8 @@
 #   scenarios' periodic events on the CPU (run_timer, run_timer_offsched):
 #   timer-hrtimer, timer-notick, timer-nohz, timer-offsched, timer-doorbell
 #   compare.pkt_paced=20000 compare.pkt_rate=5000 compare.pkt_flood=100000:
-#   the packet scenarios' flows (pkt.sh): pkt-none, pkt-nft, pkt-offsched
+#   the packet scenarios' flows (pkt.sh): pkt-none, pkt-nft, pkt-offsched,
+#   pkt-nft-long, pkt-offsched-long
 scenarios=cfs,fifo,notick,offsched repeats=3 duration=10 quantum=1000 cpu=1 gap=2000 pair= cpus=
 tevents=2000 tquantum=1000 pkt_paced=20000 pkt_rate=5000 pkt_flood=100000
 for arg in $(cat /proc/cmdline); do
@@ -146,12 +147,37 @@ run_user() {
 
 # rt_unthrottled CMD...: CMD with RT throttling off, as any tuner of a
 # FIFO thread sets it (nohz-throttled keeps the default, labelled so);
-# CMD's exit status.
+# CMD's exit status. Where the kernel has a fair server (6.12: a deadline
+# entity that runs queued fair tasks on a CPU an RT thread holds, 50 ms
+# in each second, with the tick on), its runtime on the measured CPUs is
+# 0 meanwhile, the tuning that replaces RT throttling there; a kernel
+# with the fair server but no debugfs to set it fails the run loudly.
+FS=/sys/kernel/debug/sched/fair_server
 rt_unthrottled() {
+	local c rt_saved rt_rc fs_cpus="${cpulist:-$cpu} $pair"
 	rt_saved=$(cat /proc/sys/kernel/sched_rt_runtime_us)
 	echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+	if [ -d $FS ]; then
+		for c in $fs_cpus; do
+			cat $FS/cpu$c/runtime > /tmp/fs.cpu$c &&
+				echo 0 > $FS/cpu$c/runtime || {
+				echo "@@ unavailable the fair server's runtime of CPU $c"
+				echo "$rt_saved" > /proc/sys/kernel/sched_rt_runtime_us
+				return 1
+			}
+		done
+	elif grep -q ' dl_server_start$' /proc/kallsyms 2> /dev/null; then
+		echo "@@ unavailable a fair server and no $FS to turn it off"
+		echo "$rt_saved" > /proc/sys/kernel/sched_rt_runtime_us
+		return 1
+	fi
 	"$@"
 	rt_rc=$?
+	if [ -d $FS ]; then
+		for c in $fs_cpus; do
+			cat /tmp/fs.cpu$c > $FS/cpu$c/runtime
+		done
+	fi
 	echo "$rt_saved" > /proc/sys/kernel/sched_rt_runtime_us
 	return $rt_rc
 }
@@ -527,7 +553,7 @@ for sc in $(echo "$scenarios" | tr , ' '); do
 			timer-notick) run_timer "$sc" ;;
 			timer-offsched) run_timer_offsched ;;
 			timer-doorbell) run_timer_offsched doorbell ;;
-			pkt-none|pkt-nft|pkt-offsched) run_pkt "$sc" ;;
+			pkt-none|pkt-nft|pkt-offsched|pkt-nft-long|pkt-offsched-long) run_pkt "$sc" ;;
 			*) echo "@@ unavailable unknown scenario" ;;
 			esac
 			echo "@@ end $sc $r rc=$?"

@@ -3,7 +3,8 @@
 # make compare-test in miniature, on the test kernel: compare's guest
 # script (tests/compare/guest/run.sh) runs one 1 s run of each scenario
 # this kernel can run (cfs, notick, offsched, three timers of 200 events,
-# and the packet flows without a filter and through the pkt service; the
+# and the packet flows without a filter and through the pkt service, with
+# its 4 rules and with 32; the
 # kernel arguments are in ./cmdline), its records going to
 # data.log as in a compare-test boot. Here: that it ran them all; on the
 # host (./host-check): that analyze.py trusts every run and finds every
@@ -25,4 +26,4 @@ out=$(cd /tests/compare && sh ./run.sh 2>&1)
 echo "$out" | sed 's/^#* */# /'
 done=$(echo "$out" | sed -n 's/^# compare: \([0-9]*\) runs done$/\1/p')
 ktap_setup "compare's guest script ran every scenario once (${done:-no} of $n runs done)" \
-	'[ "${done:-0}" = "$n" ] && [ "$n" = 8 ]'
+	'[ "${done:-0}" = "$n" ] && [ "$n" = 9 ]'
