@@ -11,6 +11,7 @@
 #   policy_of PID        scheduling policy of PID (/proc/PID/stat field 41)
 #   measure_hz           the tick rate (lib/hz.sh)
 #   kernel_at_least M N  the running kernel is version M.N or later
+#                        (lib/kver.sh)
 #   bw_timer             the function of the per-CPU bandwidth timer that a
 #                        fair or RT task run on a CPU arms there: the RT
 #                        bandwidth timer on 6.1; from 6.12 (no RT bandwidth
@@ -23,6 +24,7 @@
 #                        that LOC counts show what the class itself does
 . ../lib/trace.sh
 . ../lib/hz.sh
+. ../lib/kver.sh
 kv() { sed -n "s/^$2=//p" "$1"; }
 dump() { sed 's/^/# /' "$1"; }
 within_pct() {
@@ -36,11 +38,6 @@ wait_for() {
 	done
 }
 have_class() { [ -e /proc/sys/kernel/sched_notick_grace_us ]; }
-kernel_at_least() {
-	set -- "$1" "$2" "$(uname -r)"
-	maj=${3%%.*} min=${3#*.} min=${min%%[!0-9]*}
-	[ "$maj" -gt "$1" ] || { [ "$maj" = "$1" ] && [ "$min" -ge "$2" ]; }
-}
 bw_timer() {
 	if kernel_at_least 6 12; then echo dl_task_timer; else echo sched_rt_period_timer; fi
 }
