@@ -78,17 +78,18 @@ measure_hz
 traced "irq_vectors/local_timer_entry irq_vectors/call_function_single_entry irq_vectors/reschedule_entry timer/hrtimer_expire_entry timer/hrtimer_start timer/timer_expire_entry sched/sched_switch" \
 	"$NTT" normal-spin-nohz 2 2 > $T/normal2 2>&1
 dump $T/normal2
-sed -n '/ntt: spin window/,/ntt: spin ends/p' $TR/trace | grep -e '\[002\]' -e 'ntt:' |
-	tail -n 40 | sed 's/^/# /'
+sed -n '/ntt: spin window/,/ntt: spin ends/p' $TR/trace > $T/normal2.window
+grep -e '\[002\]' -e 'ntt:' $T/normal2.window | tail -n 40 | sed 's/^/# /'
 # markers, loc, bursts (a gap of 100 ms or more starts one), the most
 # interrupts in one burst
-sed -n '/ntt: spin window/,/ntt: spin ends/p' $TR/trace | awk '
+awk '
 	/ntt: spin (window|ends)/ { m++ }
 	/ \[002\] / && / local_timer_entry: / {
 		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t = $i + 0
 		if (!n || t - last >= 0.1) { b++; c = 0 }
 		n++; c++; if (c > most) most = c; last = t }
-	END { printf "markers=%d\nloc=%d\nbursts=%d\nmost=%d\n", m, n, b, most }' > $T/normal2.bursts
+	END { printf "markers=%d\nloc=%d\nbursts=%d\nmost=%d\n", m, n, b, most }' \
+	$T/normal2.window > $T/normal2.bursts
 dump $T/normal2.bursts
 bursts=0 most=0
 kernel_at_least 6 12 && bursts=3 most=$((50 * hz / 1000 + 1))
