@@ -233,7 +233,14 @@ count_steps() {
 		> "$1/steps-$3-$4.gdb.log" 2>&1
 }
 
-pick() { tr ',' '\n' <<< "$SCENARIOS" | grep -E "$1" | paste -sd,; }
+# pick REGEX: the scenarios of one boot, those measured with the kernel's
+# defaults first (the guest turns the fair server off for the rest of a
+# boot at the first scenario that is tuned: run.sh, fair_server_off)
+DEFAULTS='^(fifo|mainline-fifo|nohz-throttled)$'
+pick() {
+	{ tr ',' '\n' <<< "$SCENARIOS" | grep -E "$1" | grep -E "$DEFAULTS"
+	  tr ',' '\n' <<< "$SCENARIOS" | grep -E "$1" | grep -vE "$DEFAULTS"; } | paste -sd,
+}
 ours=$(pick '^(cfs|fifo|notick|notick-isolate|offsched|steps-notick|steps-cfs|timer-(hrtimer|notick|offsched|doorbell)|pkt-(none|nft|offsched|nft-long|offsched-long))$')
 mainline=$(pick '^(mainline-(cfs|fifo)|steps-mainline-cfs)$')
 [ -n "$ours" ] && boot plain compare "$ours" ""
