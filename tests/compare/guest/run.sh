@@ -149,16 +149,17 @@ run_user() {
 # entity that runs queued fair tasks on a CPU an RT thread holds, 50 ms
 # in each second, with the tick on meanwhile), its runtime on the
 # measured CPUs is 0, as a tuner of a CPU given to one thread sets it
-# there, once in the boot and for the rest of it: 6.12.118 changes the
-# runtime of a server that is not running by dequeuing it all the same,
-# which underflows the CPU's deadline bandwidth ("dl_rq->running_bw >
-# old" warning), so it is written once and never restored; a scenario
-# that wants the kernel's default runs first in its boot (compare.sh).
-# A kernel with a fair server and no debugfs to set it fails the run
-# loudly.
+# there, once in the boot and for the rest of it. 6.12.118 dequeues the
+# server when its runtime is written, running or not, and one that was
+# not running underflows the CPU's deadline bandwidth (a warning,
+# "dl_rq->running_bw > old", from task_non_contending()): so a fair
+# spinner runs on the CPU meanwhile, which starts the server, and the
+# runtime is written once, never restored; a scenario that wants the
+# kernel's default runs first in its boot (compare.sh). A kernel with a
+# fair server and no debugfs to set it fails the run loudly.
 FS=/sys/kernel/debug/sched/fair_server
 fair_server_off() {
-	local c
+	local c sp rc=0
 	[ -e /tmp/fs.off ] && return 0
 	if [ ! -d $FS ]; then
 		grep -q ' dl_server_start$' /proc/kallsyms 2> /dev/null || return 0
@@ -166,7 +167,13 @@ fair_server_off() {
 		return 1
 	fi
 	for c in ${cpulist:-$cpu} $pair; do
-		echo 0 > $FS/cpu$c/runtime || {
+		taskset -c "$c" sh -c 'while :; do :; done' &
+		sp=$!
+		sleep 0.2
+		echo 0 > $FS/cpu$c/runtime || rc=1
+		kill $sp
+		wait $sp 2> /dev/null
+		[ $rc = 0 ] || {
 			echo "@@ unavailable the fair server's runtime of CPU $c"
 			return 1
 		}
