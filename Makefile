@@ -97,7 +97,9 @@ START = export NOTICK_$(1)_STARTED=$$(date +%s) NOTICK_BUILD_AT_START=$$([ -d "$
 	echo present || echo absent) NOTICK_CACHE_AT_START=$$(du -sk "$${CCACHE_DIR:-$$HOME/.ccache}" \
 	2> /dev/null | cut -f1) NOTICK_DEPS_AT_START=$$(qemu/deps.sh --missing); \
 	NOTICK_CACHE_AT_START=$${NOTICK_CACHE_AT_START:-0} \
-	NOTICK_HEAD_AT_START=$$(git rev-parse HEAD 2> /dev/null)
+	NOTICK_HEAD_AT_START=$$(git rev-parse HEAD 2> /dev/null) \
+	NOTICK_DIRTY_AT_START=$$(git status --porcelain --untracked-files=no 2> /dev/null | \
+	grep -q . && echo yes || echo no)
 
 test:
 	+@$(call START,TEST); $(LOCKED) _test SUITES="$(SUITES)"

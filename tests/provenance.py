@@ -61,6 +61,10 @@ def source(top):
     # results of no one commit.
     head = run(*git, 'rev-parse', 'HEAD')
     commit = os.environ.get('NOTICK_HEAD_AT_START') or head
+    # Changes present at the start (NOTICK_DIRTY_AT_START) were built even
+    # when they are committed or gone by the end.
+    if os.environ.get('NOTICK_DIRTY_AT_START') == 'yes':
+        dirty = 'at the start'
     tree = 'with uncommitted changes' if dirty else 'clean'
     if commit != head:
         tree = 'changed during the run (HEAD %s at its end)' % head[:12]

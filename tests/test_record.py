@@ -52,7 +52,7 @@ def record(top, started, result='1300 passed, 0 failed', suites='all', env=None)
     out = os.path.join(build_dir(top), 'test', 'summary.md')
     e = dict(os.environ)
     for k in ('NOTICK_CACHE_AT_START', 'NOTICK_BUILD_AT_START', 'NOTICK_DEPS_AT_START',
-              'NOTICK_HEAD_AT_START'):
+              'NOTICK_HEAD_AT_START', 'NOTICK_DIRTY_AT_START'):
         e.pop(k, None)
     e.update(env or {})
     p = subprocess.run([sys.executable, os.path.join(HERE, 'record.py'), out, top, str(started),
@@ -147,6 +147,18 @@ def record_head_moved():
     p = publish(top)
     assert p.returncode == 1 and 'changed during the run' in p.stderr, p
     assert os.listdir(os.path.join(top, 'docs', 'results')) == []
+
+
+@test
+def record_dirty_at_start():
+    """changes present at the start make the tree 'with uncommitted changes', clean at the end or not"""
+    top = scratch()
+    rec = record(top, time.time() - 100, env=dict(COLD, NOTICK_DIRTY_AT_START='yes'))
+    assert ', tree with uncommitted changes' in rec, rec
+    p = publish(top)
+    assert p.returncode == 1 and 'uncommitted changes' in p.stderr, p
+    rec = record(top, time.time() - 100, env=dict(COLD, NOTICK_DIRTY_AT_START='no'))
+    assert ', tree clean' in rec, rec
 
 
 @test
