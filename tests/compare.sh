@@ -66,7 +66,8 @@
 #             ingress, and the same rules in the OFFSCHED pkt service on
 #             the offlined CPU; pkt-nft-long, pkt-offsched-long: both
 #             filters with 28 more rules ahead of the four (32, the pkt
-#             service's most), none of which the flow matches. PKT_PACED datagrams at PKT_RATE per second
+#             service's most), none of which the flow matches. PKT_PACED
+#             datagrams at PKT_RATE per second
 #             (each one's latency, CPU 0's busy time per packet), then
 #             PKT_FLOOD as fast as the sender goes (the rate received, the
 #             losses): tests/compare/guest/pkt.sh

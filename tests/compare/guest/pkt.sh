@@ -14,10 +14,11 @@
 # The rules: drop UDP to port 9001, drop TCP, count UDP from 10.9.0.1 to
 # port 9000, pass UDP to port 9000; the flow, to port 9000, takes the
 # last two.  The long lists' extra rules are written one by one (not as
-# an nftables set), so that both filters try each in turn.  Each run has two phases: paced (pkt_paced datagrams at
-# pkt_rate per second: the latency of each, and CPU 0's busy time, from
-# /proc/stat, over the phase) and flood (pkt_flood datagrams as fast as
-# the sender's socket takes them: the rate received, and the losses).
+# an nftables set), so that both filters try each in turn.  Each run has
+# two phases: paced (pkt_paced datagrams at pkt_rate per second: the
+# latency of each, and CPU 0's busy time, from /proc/stat, over the
+# phase) and flood (pkt_flood datagrams as fast as the sender's socket
+# takes them: the rate received, and the losses).
 # Records: "@@ pkt" then key=value lines, and "@@ pkt-filter" with what
 # the filter counted (the host checks that it saw the flow).
 IP=/usr/sbin/ip
