@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from provenance import (build_dir, builds_line, duration, host, host_line, kernel_builds, read,  # noqa: E402
                         run, source, start_line, start_state, utc)
 from analyze import LABEL, TIMER_ROWS, best_reference  # noqa: E402
-from pkt import PKT_ORDER  # noqa: E402
+from pkt import PKT_ORDER, PKT_RULES  # noqa: E402
 
 HEAD_BEGIN = '<!-- headline begin -->'
 HEAD_END = '<!-- headline end -->'
@@ -155,8 +155,8 @@ def pkt_verdict(sc):
     pkt service against nftables' (the packet rows above, not new
     numbers)."""
     out = []
-    for n, nft, off in (('4', 'pkt-nft', 'pkt-offsched'),
-                        ('32', 'pkt-nft-long', 'pkt-offsched-long')):
+    for nft, off in (('pkt-nft', 'pkt-offsched'), ('pkt-nft-long', 'pkt-offsched-long')):
+        n = PKT_RULES[off]
         a, b = sc.get(nft, {}), sc.get(off, {})
         if 'error' in a or 'error' in b or not a or not b:
             continue
@@ -166,7 +166,7 @@ def pkt_verdict(sc):
             if a.get(k) and b.get(k) is not None:
                 parts.append('%s x%.2f' % (what, b[k] / a[k]))
         if parts:
-            out.append('%s rules: the pkt service / nftables: %s.' % (n, ', '.join(parts)))
+            out.append('%d rules: the pkt service / nftables: %s.' % (n, ', '.join(parts)))
     if out:
         out.insert(0, '')
         out.append('(CPU 0 per packet or latency below x1, or a flood rate above it: the offload'
